@@ -1,0 +1,109 @@
+package core
+
+import (
+	"regexp"
+	"strings"
+)
+
+// TagExtractor is llenvs' tag_based extractor: the content of the last
+// complete <tag>…</tag> pair, tags matched case-insensitively, pairs found
+// left to right without overlap (as Python's re.finditer with a non-greedy
+// body does), the content optionally stripped.
+type TagExtractor struct {
+	Tag   string
+	Strip bool
+	open  string // lowercase "<tag>"
+	close string // lowercase "</tag>"
+	re    *regexp.Regexp
+}
+
+// NewTagExtractor returns a tag_based extractor for tag.
+func NewTagExtractor(tag string, strip bool) *TagExtractor {
+	t := &TagExtractor{Tag: tag, Strip: strip}
+	if isASCII(tag) {
+		t.open, t.close = "<"+strings.ToLower(tag)+">", "</"+strings.ToLower(tag)+">"
+	} else {
+		t.re = regexp.MustCompile("(?is)<" + regexp.QuoteMeta(tag) + ">(.*?)</" + regexp.QuoteMeta(tag) + ">")
+	}
+	return t
+}
+
+func init() {
+	RegisterExtractor("tag_based", func(cfg map[string]any) (Extractor, error) {
+		c := struct {
+			TagName         string `json:"tag_name"`
+			StripWhitespace bool   `json:"strip_whitespace"`
+		}{"answer", true}
+		if err := DecodeStrict("tag_based extractor config", cfg, &c); err != nil {
+			return nil, err
+		}
+		return NewTagExtractor(c.TagName, c.StripWhitespace), nil
+	})
+}
+
+// Name is "tag_based".
+func (t *TagExtractor) Name() string { return "tag_based" }
+
+// Extract finds the last complete pair.
+func (t *TagExtractor) Extract(text string) Extraction {
+	if t.re != nil {
+		return t.extractRegexp(text)
+	}
+	var x Extraction
+	from := 0
+	for {
+		o := IndexFold(text, t.open, from)
+		if o < 0 {
+			break
+		}
+		body := o + len(t.open)
+		c := IndexFold(text, t.close, body)
+		if c < 0 {
+			break
+		}
+		x.NumMatches++
+		x.MatchStart, x.MatchEnd = o, c+len(t.close)
+		x.Answer = text[body:c]
+		from = x.MatchEnd
+	}
+	if x.NumMatches == 0 {
+		return Extraction{}
+	}
+	x.Found = true
+	if t.Strip {
+		x.Answer = PyStrip(x.Answer)
+	}
+	return x
+}
+
+func (t *TagExtractor) extractRegexp(text string) Extraction {
+	all := t.re.FindAllStringSubmatchIndex(text, -1)
+	if len(all) == 0 {
+		return Extraction{}
+	}
+	m := all[len(all)-1]
+	x := Extraction{Found: true, Answer: text[m[2]:m[3]], MatchStart: m[0], MatchEnd: m[1], NumMatches: len(all)}
+	if t.Strip {
+		x.Answer = PyStrip(x.Answer)
+	}
+	return x
+}
+
+// Describe renders llenvs' tag_based metadata; offsets are in bytes of the
+// UTF-8 response.
+func (t *TagExtractor) Describe(x Extraction) map[string]any {
+	if !x.Found {
+		return map[string]any{"found": false, "tag_name": t.Tag}
+	}
+	return map[string]any{"found": true, "tag_name": t.Tag, "match_start": x.MatchStart,
+		"match_end": x.MatchEnd, "num_matches": x.NumMatches}
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,157 @@
+package core
+
+import (
+	"fmt"
+	"sort"
+	"sync"
+)
+
+// EnvConfig is the configuration of one environment as it crosses the ABI:
+// llenvs' EnvironmentConfig fields that the Go core acts on.
+type EnvConfig struct {
+	Name                  string         `json:"name"`
+	Adapter               string         `json:"adapter"`
+	Size                  *int64         `json:"size"`
+	Seed                  *int64         `json:"seed"`
+	Params                map[string]any `json:"params"`
+	AnswerExtractor       string         `json:"answer_extractor"`
+	AnswerExtractorConfig map[string]any `json:"answer_extractor_config"`
+	AnswerExtractors      []any          `json:"answer_extractors"`
+	PreCleaners           []any          `json:"pre_cleaners"`
+	PostCleaners          []any          `json:"post_cleaners"`
+	ExtraRewards          []any          `json:"extra_rewards"`
+	DataDir               string         `json:"data_dir"`
+	Options               map[string]any `json:"options"`
+}
+
+// DecodeEnvConfig strictly decodes a configuration mapping.
+func DecodeEnvConfig(raw map[string]any) (EnvConfig, error) {
+	c := EnvConfig{Adapter: "reasoning_gym", AnswerExtractor: "tag_based"}
+	if err := DecodeStrict("environment config", raw, &c); err != nil {
+		return c, err
+	}
+	if c.Name == "" {
+		return c, fmt.Errorf("environment config: \"name\" is required (the task name, e.g. \"leg_counting\")")
+	}
+	return c, nil
+}
+
+// Adapter builds environments of one family (e.g. "reasoning_gym").
+type Adapter struct {
+	Name string
+	// New builds the environment cfg names.
+	New func(cfg EnvConfig) (Environment, error)
+	// List names the environments this adapter serves natively.
+	List func() []string
+}
+
+var (
+	adaptersMu sync.RWMutex
+	adapters   = map[string]Adapter{}
+)
+
+// RegisterAdapter makes an adapter available; a duplicate name panics.
+func RegisterAdapter(a Adapter) {
+	adaptersMu.Lock()
+	defer adaptersMu.Unlock()
+	if _, dup := adapters[a.Name]; dup {
+		panic("core: adapter " + a.Name + " registered twice")
+	}
+	adapters[a.Name] = a
+}
+
+// AdapterNames lists the registered adapters, sorted.
+func AdapterNames() []string {
+	adaptersMu.RLock()
+	defer adaptersMu.RUnlock()
+	names := make([]string, 0, len(adapters))
+	for n := range adapters {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// ListEnvironments returns, per adapter, the environments it serves.
+func ListEnvironments() map[string][]string {
+	adaptersMu.RLock()
+	defer adaptersMu.RUnlock()
+	out := map[string][]string{}
+	for n, a := range adapters {
+		out[n] = a.List()
+	}
+	return out
+}
+
+// NewEnvironment builds the environment cfg describes. An unknown adapter is
+// an error that lists the registered ones.
+func NewEnvironment(cfg EnvConfig) (Environment, error) {
+	adaptersMu.RLock()
+	a, ok := adapters[cfg.Adapter]
+	adaptersMu.RUnlock()
+	if !ok {
+		names := AdapterNames()
+		msg := fmt.Sprintf("Adapter %q not registered", cfg.Adapter)
+		if near := Nearest(cfg.Adapter, names); near != "" {
+			msg += fmt.Sprintf("; did you mean %q?", near)
+		}
+		return nil, &NotFoundError{Msg: fmt.Sprintf("%s. Available: %v", msg, names)}
+	}
+	return a.New(cfg)
+}
+
+// BuildSignals returns the reward signals of a single-turn environment:
+// correctness (weight 1) first, then the opt-in extras, each given as a
+// name ("format") or a mapping {"name": "format", "weight": 0.5}.
+func BuildSignals(extra []any) ([]SignalSpec, error) {
+	specs := []SignalSpec{{Name: "correctness", Type: Outcome, Weight: 1}}
+	known := map[string]RewardType{"format": Format}
+	for i, e := range extra {
+		var s struct {
+			Name   string  `json:"name"`
+			Weight float64 `json:"weight"`
+		}
+		s.Weight = 1
+		switch v := e.(type) {
+		case string:
+			s.Name = v
+		case map[string]any:
+			if err := DecodeStrict(fmt.Sprintf("extra_rewards[%d]", i), v, &s); err != nil {
+				return nil, err
+			}
+		default:
+			return nil, fmt.Errorf("extra_rewards[%d]: want a name or a mapping with \"name\" and \"weight\", got %s", i, describe(e))
+		}
+		t, ok := known[s.Name]
+		if !ok {
+			names := make([]string, 0, len(known))
+			for n := range known {
+				names = append(names, n)
+			}
+			return nil, UnknownKeyError(fmt.Sprintf("extra_rewards[%d]", i), s.Name, names)
+		}
+		specs = append(specs, SignalSpec{Name: s.Name, Type: t, Weight: s.Weight})
+	}
+	return specs, nil
+}
+
+// BuildExtractor returns the answer extractor cfg asks for: the chain in
+// AnswerExtractors when set, else AnswerExtractor with its config, wrapped
+// in the configured cleaners.
+func BuildExtractor(cfg EnvConfig) (Extractor, error) {
+	var ex Extractor
+	var err error
+	if cfg.AnswerExtractors != nil {
+		ex, err = NewCompositeFromSpecs(cfg.AnswerExtractors)
+	} else {
+		name := cfg.AnswerExtractor
+		if name == "" {
+			name = "tag_based"
+		}
+		ex, err = NewExtractor(name, cfg.AnswerExtractorConfig)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return WithCleaners(ex, cfg.PreCleaners, cfg.PostCleaners)
+}

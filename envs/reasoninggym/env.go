@@ -1,0 +1,211 @@
+package reasoninggym
+
+import (
+	"crypto/rand"
+	"encoding/binary"
+	"fmt"
+	"sync"
+
+	"github.com/llenvs/llenvs-go/core"
+)
+
+// AdapterName is the adapter this package registers.
+const AdapterName = "reasoning_gym"
+
+// defaultSize is reasoning-gym's default dataset size.
+const defaultSize = 500
+
+// cacheLimit bounds the per-environment cache of generated entries.
+const cacheLimit = 1 << 16
+
+func init() {
+	core.RegisterAdapter(core.Adapter{
+		Name: AdapterName,
+		New:  func(cfg core.EnvConfig) (core.Environment, error) { return NewEnv(cfg) },
+		List: Names,
+	})
+}
+
+// Env is a reasoning-gym task as a single-turn environment: reset shows
+// item i's question, step scores a response with the configured extractor
+// and the task's own score_answer. Generated entries are cached, since
+// GRPO-style batches score many responses per prompt.
+type Env struct {
+	name      string
+	task      Task
+	seed      int64
+	size      int
+	extractor core.Extractor
+	signals   []core.SignalSpec
+	cacheMu   sync.RWMutex
+	cache     map[int]*Entry
+}
+
+// NewEnv builds the environment cfg describes.
+func NewEnv(cfg core.EnvConfig) (*Env, error) {
+	task, err := NewTask(cfg.Name, Options{Params: cfg.Params, DataDir: cfg.DataDir})
+	if err != nil {
+		return nil, err
+	}
+	size := int64(defaultSize)
+	if cfg.Size != nil {
+		size = *cfg.Size
+	}
+	if size <= 0 || size > 1<<40 {
+		return nil, fmt.Errorf("%s: size must be a positive integer, got %d", cfg.Name, size)
+	}
+	var seed int64
+	if cfg.Seed != nil {
+		seed = *cfg.Seed
+	} else {
+		// reasoning-gym draws Random().randint(0, 2**32) when no seed is given.
+		var b [8]byte
+		_, _ = rand.Read(b[:])
+		seed = int64(binary.LittleEndian.Uint64(b[:]) % (1<<32 + 1))
+	}
+	ex, err := core.BuildExtractor(cfg)
+	if err != nil {
+		return nil, err
+	}
+	signals, err := core.BuildSignals(cfg.ExtraRewards)
+	if err != nil {
+		return nil, err
+	}
+	return &Env{name: cfg.Name, task: task, seed: seed, size: int(size), extractor: ex,
+		signals: signals, cache: map[int]*Entry{}}, nil
+}
+
+// Spec describes the environment; spec.name is the task name.
+func (e *Env) Spec() core.Spec {
+	return core.Spec{Name: e.name, Adapter: AdapterName, MaxSteps: 1, SupportsTaskIndex: true,
+		SupportsLen: true, SupportsSeed: true, PureStep: true,
+		Metadata: map[string]any{"dataset_size": e.size, "dataset_name": e.name, "seed": e.seed,
+			"backend": "native", "extractor": e.extractor.Name()}}
+}
+
+// Len is the dataset size.
+func (e *Env) Len() int { return e.size }
+
+// Seed is the dataset seed (drawn at construction when none was given).
+func (e *Env) Seed() int64 { return e.seed }
+
+// Check reports whether i is a task index of this environment.
+func (e *Env) Check(i int) error { return core.CheckIndex(i, e.size) }
+
+// SignalSpecs lists correctness and the opt-in signals.
+func (e *Env) SignalSpecs() []core.SignalSpec { return e.signals }
+
+// Entry returns item i, generating and caching it on first use.
+func (e *Env) Entry(i int) (*Entry, error) {
+	if err := e.Check(i); err != nil {
+		return nil, err
+	}
+	e.cacheMu.RLock()
+	ent, ok := e.cache[i]
+	e.cacheMu.RUnlock()
+	if ok {
+		return ent, nil
+	}
+	var r Random
+	r.SeedSum(e.seed, int64(i))
+	gen, err := e.task.Generate(&r, int64(i))
+	if err != nil {
+		return nil, fmt.Errorf("%s: generating item %d: %w", e.name, i, err)
+	}
+	ent = &gen
+	e.cacheMu.Lock()
+	if len(e.cache) >= cacheLimit {
+		clear(e.cache)
+	}
+	e.cache[i] = ent
+	e.cacheMu.Unlock()
+	return ent, nil
+}
+
+// Reset shows task i.
+func (e *Env) Reset(i int) (core.Task, error) {
+	ent, err := e.Entry(i)
+	if err != nil {
+		return core.Task{}, err
+	}
+	gt := ent.Answer
+	return core.Task{Index: i, Prompt: ent.Question, GroundTruth: &gt, Metadata: e.itemMetadata(i, ent)}, nil
+}
+
+func (e *Env) itemMetadata(i int, ent *Entry) map[string]any {
+	return map[string]any{"task_index": i, "dataset_name": e.name, "seed": e.seed, "size": e.size,
+		"backend": "native", "entry_metadata": ent.Metadata}
+}
+
+// ScoreText scores one response to task i.
+func (e *Env) ScoreText(i int, text string, out *core.Scored) {
+	ent, err := e.Entry(i)
+	if err != nil {
+		out.Err = err
+		return
+	}
+	x := e.extractor.Extract(text)
+	out.Extraction = x
+	total := 0.0
+	for j, s := range e.signals {
+		var v float64
+		switch s.Name {
+		case "correctness":
+			if x.Found {
+				v = core.FiniteOrZero(e.task.Score(x.Answer, true, ent))
+			}
+		case "format":
+			if x.Found {
+				v = 1
+			}
+		}
+		out.Values[j] = v
+		total += v * s.Weight
+	}
+	out.Total = total
+}
+
+// Step scores action against task i, with the info llenvs' step returns.
+func (e *Env) Step(i int, a core.Action) (core.StepResult, error) {
+	ent, err := e.Entry(i)
+	if err != nil {
+		return core.StepResult{}, err
+	}
+	text := ""
+	if a.Text != nil {
+		text = *a.Text
+	}
+	out := core.Scored{Values: make([]float64, len(e.signals))}
+	if a.Text != nil {
+		e.ScoreText(i, text, &out)
+		if out.Err != nil {
+			return core.StepResult{}, out.Err
+		}
+	}
+	x := out.Extraction
+	extMeta := e.extractor.Describe(x)
+	var extracted any
+	var extractedPtr *string
+	if x.Found {
+		extracted = x.Answer
+		extractedPtr = &x.Answer
+	}
+	signals := make([]core.Signal, len(e.signals))
+	for j, s := range e.signals {
+		var meta map[string]any
+		switch s.Name {
+		case "correctness":
+			if x.Found {
+				meta = map[string]any{"extracted": extracted, "expected": ent.Answer, "extraction": extMeta}
+			} else {
+				meta = map[string]any{"extracted": nil, "extraction": extMeta}
+			}
+		case "format":
+			meta = map[string]any{"extraction": extMeta}
+		}
+		signals[j] = core.Signal{Name: s.Name, Type: s.Type, Reward: out.Values[j], Weight: s.Weight, Metadata: meta}
+	}
+	return core.StepResult{Signals: signals, Total: out.Total, Terminated: true, Extracted: extractedPtr,
+		Info: map[string]any{"extracted_answer": extracted, "expected_answer": ent.Answer,
+			"extraction_metadata": extMeta, "backend": "native"}}, nil
+}
