@@ -209,3 +209,24 @@ func (e *Env) Step(i int, a core.Action) (core.StepResult, error) {
 		Info: map[string]any{"extracted_answer": extracted, "expected_answer": ent.Answer,
 			"extraction_metadata": extMeta, "backend": "native"}}, nil
 }
+
+// Expected is the ground-truth answer of task i.
+func (e *Env) Expected(i int) (string, error) {
+	ent, err := e.Entry(i)
+	if err != nil {
+		return "", err
+	}
+	return ent.Answer, nil
+}
+
+// Extractor is the environment's answer extractor.
+func (e *Env) Extractor() core.Extractor { return e.extractor }
+
+// EntryAny returns item i as reasoning-gym's entry dict would encode.
+func (e *Env) EntryAny(i int) (any, error) {
+	ent, err := e.Entry(i)
+	if err != nil {
+		return nil, err
+	}
+	return ent, nil
+}

@@ -1,0 +1,39 @@
+/* llenvs.h: the C ABI of libllenvs, the contract between the Go core and
+ * its callers. Every function returns a status (0 = OK, negative = an error
+ * class below) unless noted. Result and error buffers are allocated with
+ * malloc and must be released with llenvs_free; on error *out holds a
+ * NUL-terminated UTF-8 message. Structured data travels as UTF-8 JSON;
+ * bulk data (responses, indices, rewards) as raw arrays. */
+#ifndef LLENVS_H
+#define LLENVS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define LLENVS_ABI_VERSION 1
+
+#define LLENVS_OK 0
+#define LLENVS_ERR_INVALID -1
+#define LLENVS_ERR_HANDLE -2
+#define LLENVS_ERR_INDEX -3
+#define LLENVS_ERR_PANIC -4
+#define LLENVS_ERR_FORKED -5
+#define LLENVS_ERR_NOT_FOUND -6
+#define LLENVS_ERR_ENCODING -7
+
+#define LLENVS_ITEM_FOUND 1
+#define LLENVS_ITEM_ERROR 2
+
+int32_t llenvs_abi_version(void);
+void llenvs_free(void *p);
+int32_t llenvs_set_max_procs(int32_t n);
+int64_t llenvs_live_handles(void);
+int32_t llenvs_call(const char *method, const char *req, size_t req_len, char **out, size_t *out_len);
+int32_t llenvs_env_new(const char *cfg, size_t cfg_len, uint64_t *handle, char **out, size_t *out_len);
+int32_t llenvs_env_call(uint64_t handle, const char *method, const char *req, size_t req_len, char **out, size_t *out_len);
+int32_t llenvs_env_close(uint64_t handle);
+int32_t llenvs_score_texts(uint64_t handle, const int64_t *indices, const char *const *texts, const int64_t *lens, size_t n, double *totals, double *values, uint8_t *flags, int32_t rich, char **out, size_t *out_len);
+int32_t llenvs_set_python_api(void *gil_ensure, void *gil_release, void *as_utf8, void *err_clear, void *tuple_item);
+int32_t llenvs_score_pytuple(uint64_t handle, const int64_t *indices, void *texts, size_t n, double *totals, double *values, uint8_t *flags, int32_t rich, char **out, size_t *out_len);
+
+#endif

@@ -1,0 +1,372 @@
+// Command capi is the C ABI of llenvs-go, built with -buildmode=c-shared
+// into libllenvs.so. llenvs.h is the contract; shim.c holds the exported C
+// entry points (fork guard, free, Python tuple reading) and calls the Go
+// functions here, each of which recovers panics into an error status.
+package main
+
+/*
+#include <stdlib.h>
+#include <string.h>
+#include <stdint.h>
+*/
+import "C"
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"unsafe"
+
+	"github.com/llenvs/llenvs-go/core"
+	_ "github.com/llenvs/llenvs-go/envs/reasoninggym"
+)
+
+// Status codes of llenvs.h.
+const (
+	statusOK       = 0
+	statusInvalid  = -1
+	statusHandle   = -2
+	statusIndex    = -3
+	statusPanic    = -4
+	statusNotFound = -6
+)
+
+// Per-item flags of llenvs.h.
+const (
+	itemFound = 1
+	itemError = 2
+)
+
+func main() {}
+
+// toC copies b into a malloc'd, NUL-terminated buffer: the only way a
+// result leaves Go.
+func toC(b []byte, out **C.char, outLen *C.size_t) {
+	if out == nil {
+		return
+	}
+	p := C.malloc(C.size_t(len(b)) + 1)
+	if len(b) > 0 {
+		C.memcpy(p, unsafe.Pointer(&b[0]), C.size_t(len(b)))
+	}
+	*(*byte)(unsafe.Add(p, len(b))) = 0
+	*out = (*C.char)(p)
+	if outLen != nil {
+		*outLen = C.size_t(len(b))
+	}
+}
+
+// fail reports err through out and returns its status class.
+func fail(err error, out **C.char, outLen *C.size_t) C.int32_t {
+	toC([]byte(err.Error()), out, outLen)
+	var ie *core.IndexError
+	var nf *core.NotFoundError
+	var he *handleError
+	switch {
+	case errors.As(err, &ie):
+		return statusIndex
+	case errors.As(err, &nf):
+		return statusNotFound
+	case errors.As(err, &he):
+		return statusHandle
+	}
+	return statusInvalid
+}
+
+// guard turns a panic in an export into statusPanic with a message.
+func guard(rc *C.int32_t, out **C.char, outLen *C.size_t) {
+	if r := recover(); r != nil {
+		buf := make([]byte, 4096)
+		buf = buf[:runtime.Stack(buf, false)]
+		toC([]byte(fmt.Sprintf("internal error in llenvs-go (please report): %v\n%s", r, buf)), out, outLen)
+		*rc = statusPanic
+	}
+}
+
+// input copies a caller buffer into Go memory before it is decoded.
+func input(p *C.char, n C.size_t) []byte {
+	if p == nil || n == 0 {
+		return nil
+	}
+	return C.GoBytes(unsafe.Pointer(p), C.int(n))
+}
+
+func decodeObject(b []byte) (map[string]any, error) {
+	m := map[string]any{}
+	if len(b) == 0 {
+		return m, nil
+	}
+	if err := unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("malformed JSON request: %w", err)
+	}
+	return m, nil
+}
+
+func reply(v any, out **C.char, outLen *C.size_t) C.int32_t {
+	b, err := marshal(v)
+	if err != nil {
+		return fail(fmt.Errorf("encoding reply: %w", err), out, outLen)
+	}
+	toC(b, out, outLen)
+	return statusOK
+}
+
+//export llenvsgo_set_max_procs
+func llenvsgo_set_max_procs(n C.int32_t) (rc C.int32_t) {
+	defer func() {
+		if recover() != nil {
+			rc = statusPanic
+		}
+	}()
+	return C.int32_t(runtime.GOMAXPROCS(int(n)))
+}
+
+//export llenvsgo_live_handles
+func llenvsgo_live_handles() C.int64_t { return C.int64_t(liveCount.Load()) }
+
+//export llenvsgo_call
+func llenvsgo_call(method *C.char, req *C.char, reqLen C.size_t, out **C.char, outLen *C.size_t) (rc C.int32_t) {
+	defer guard(&rc, out, outLen)
+	switch m := C.GoString(method); m {
+	case "info":
+		return reply(map[string]any{"abi_version": 1, "go_version": runtime.Version(), "json": codecName,
+			"max_procs": runtime.GOMAXPROCS(0), "num_cpu": runtime.NumCPU()}, out, outLen)
+	case "list_environments":
+		return reply(core.ListEnvironments(), out, outLen)
+	case "extractors":
+		return reply(core.ExtractorNames(), out, outLen)
+	case "panic_for_test":
+		var p *core.Spec
+		_ = p.Name // a nil dereference: proves recovery works from Python
+		return statusOK
+	default:
+		return fail(fmt.Errorf("unknown method %q", m), out, outLen)
+	}
+}
+
+//export llenvsgo_env_new
+func llenvsgo_env_new(cfg *C.char, cfgLen C.size_t, handle *C.uint64_t, out **C.char, outLen *C.size_t) (rc C.int32_t) {
+	defer guard(&rc, out, outLen)
+	raw, err := decodeObject(input(cfg, cfgLen))
+	if err != nil {
+		return fail(err, out, outLen)
+	}
+	ec, err := core.DecodeEnvConfig(raw)
+	if err != nil {
+		return fail(err, out, outLen)
+	}
+	env, err := core.NewEnvironment(ec)
+	if err != nil {
+		return fail(err, out, outLen)
+	}
+	*handle = C.uint64_t(putHandle(env))
+	return reply(describeEnv(env), out, outLen)
+}
+
+func describeEnv(env core.Environment) map[string]any {
+	d := map[string]any{"spec": env.Spec(), "len": env.Len()}
+	if st, ok := env.(core.SingleTurn); ok {
+		d["signals"] = st.SignalSpecs()
+	}
+	return d
+}
+
+//export llenvsgo_env_close
+func llenvsgo_env_close(h C.uint64_t) (rc C.int32_t) {
+	defer func() {
+		if recover() != nil {
+			rc = statusPanic
+		}
+	}()
+	if err := dropHandle(uint64(h)); err != nil {
+		return statusHandle
+	}
+	return statusOK
+}
+
+//export llenvsgo_env_call
+func llenvsgo_env_call(h C.uint64_t, method *C.char, req *C.char, reqLen C.size_t, out **C.char, outLen *C.size_t) (rc C.int32_t) {
+	defer guard(&rc, out, outLen)
+	env, err := getHandle(uint64(h))
+	if err != nil {
+		return fail(err, out, outLen)
+	}
+	args, err := decodeObject(input(req, reqLen))
+	if err != nil {
+		return fail(err, out, outLen)
+	}
+	res, err := dispatch(env, C.GoString(method), args)
+	if err != nil {
+		return fail(err, out, outLen)
+	}
+	return reply(res, out, outLen)
+}
+
+// indexArg reads an integer task index argument.
+func indexArg(args map[string]any, key string) (int, error) {
+	raw, ok := args[key]
+	if !ok {
+		return 0, fmt.Errorf("missing %q", key)
+	}
+	i, err := core.AsInt(raw)
+	if err != nil {
+		return 0, fmt.Errorf("%q: %w", key, err)
+	}
+	return int(i), nil
+}
+
+func dispatch(env core.Environment, method string, args map[string]any) (any, error) {
+	switch method {
+	case "describe":
+		return describeEnv(env), nil
+	case "reset":
+		i, err := indexArg(args, "task_index")
+		if err != nil {
+			return nil, err
+		}
+		return env.Reset(i)
+	case "items":
+		raw, _ := args["indices"].([]any)
+		items := make([]core.Task, len(raw))
+		for k, r := range raw {
+			i, err := core.AsInt(r)
+			if err != nil {
+				return nil, fmt.Errorf("indices[%d]: %w", k, err)
+			}
+			if items[k], err = env.Reset(int(i)); err != nil {
+				return nil, err
+			}
+		}
+		return items, nil
+	case "step":
+		i, err := indexArg(args, "task_index")
+		if err != nil {
+			return nil, err
+		}
+		var a core.Action
+		if t, ok := args["text"].(string); ok {
+			a.Text = &t
+		}
+		return env.Step(i, a)
+	case "entry":
+		i, err := indexArg(args, "task_index")
+		if err != nil {
+			return nil, err
+		}
+		if ep, ok := env.(interface{ EntryAny(int) (any, error) }); ok {
+			return ep.EntryAny(i)
+		}
+	}
+	return nil, fmt.Errorf("environment %q has no method %q", env.Spec().Name, method)
+}
+
+//export llenvsgo_score_texts
+func llenvsgo_score_texts(h C.uint64_t, indices *C.int64_t, texts **C.char, lens *C.int64_t, n C.size_t,
+	totals *C.double, values *C.double, flags *C.uint8_t, rich C.int32_t, out **C.char, outLen *C.size_t) (rc C.int32_t) {
+	defer guard(&rc, out, outLen)
+	env, err := getHandle(uint64(h))
+	if err != nil {
+		return fail(err, out, outLen)
+	}
+	st, ok := env.(core.SingleTurn)
+	if !ok {
+		return fail(fmt.Errorf("environment %q is not single-turn and cannot be scored", env.Spec().Name), out, outLen)
+	}
+	count := int(n)
+	if count == 0 {
+		toC(nil, out, outLen)
+		return statusOK
+	}
+	idx := unsafe.Slice((*int64)(unsafe.Pointer(indices)), count)
+	for k, i := range idx {
+		if err := st.Check(int(i)); err != nil {
+			return fail(fmt.Errorf("task_indices[%d]: %w", k, err), out, outLen)
+		}
+	}
+	ptrs := unsafe.Slice((**C.char)(unsafe.Pointer(texts)), count)
+	ls := unsafe.Slice((*int64)(unsafe.Pointer(lens)), count)
+	strs := make([]string, count)
+	for k := range strs {
+		// Views of caller memory, read only during this call.
+		strs[k] = unsafe.String((*byte)(unsafe.Pointer(ptrs[k])), int(ls[k]))
+	}
+	outs := make([]core.Scored, count)
+	core.ScoreBatch(st, idx, strs, outs)
+	nsig := len(st.SignalSpecs())
+	tot := unsafe.Slice((*float64)(unsafe.Pointer(totals)), count)
+	var vals []float64
+	if values != nil {
+		vals = unsafe.Slice((*float64)(unsafe.Pointer(values)), count*nsig)
+	}
+	var fl []uint8
+	if flags != nil {
+		fl = unsafe.Slice((*uint8)(unsafe.Pointer(flags)), count)
+	}
+	for k := range outs {
+		o := &outs[k]
+		tot[k] = o.Total
+		if vals != nil {
+			copy(vals[k*nsig:(k+1)*nsig], o.Values)
+		}
+		if fl != nil {
+			var f uint8
+			if o.Extraction.Found {
+				f |= itemFound
+			}
+			if o.Err != nil {
+				f |= itemError
+			}
+			fl[k] = f
+		}
+	}
+	if rich == 0 {
+		toC(nil, out, outLen)
+		return statusOK
+	}
+	return richLines(st, idx, outs, out, outLen)
+}
+
+// richLines writes one compact JSON object per item, newline separated, for
+// the Python side to decode lazily when an item is read.
+func richLines(st core.SingleTurn, idx []int64, outs []core.Scored, out **C.char, outLen *C.size_t) C.int32_t {
+	type line struct {
+		Answer     *string        `json:"answer"`
+		Expected   *string        `json:"expected"`
+		Extraction map[string]any `json:"extraction"`
+		Error      *string        `json:"error"`
+	}
+	ex, _ := st.(interface {
+		Expected(int) (string, error)
+		Extractor() core.Extractor
+	})
+	buf := make([]byte, 0, len(outs)*96)
+	for k := range outs {
+		o := &outs[k]
+		var l line
+		if o.Extraction.Found {
+			a := o.Extraction.Answer
+			l.Answer = &a
+		}
+		if o.Err != nil {
+			msg := o.Err.Error()
+			l.Error = &msg
+		}
+		if ex != nil {
+			if gt, err := ex.Expected(int(idx[k])); err == nil {
+				l.Expected = &gt
+			}
+			l.Extraction = ex.Extractor().Describe(o.Extraction)
+		}
+		b, err := marshal(&l)
+		if err != nil {
+			return fail(fmt.Errorf("encoding item %d: %w", k, err), out, outLen)
+		}
+		if k > 0 {
+			buf = append(buf, '\n')
+		}
+		buf = append(buf, b...)
+	}
+	toC(buf, out, outLen)
+	return statusOK
+}
+

@@ -1,0 +1,161 @@
+// shim.c: the exported C entry points. Each checks the fork guard before it
+// enters Go (a Go runtime does not survive fork(), and entering it in a
+// forked child hangs), then calls the Go implementation. llenvs_free and
+// the reading of a Python tuple of str stay in C so that they never need
+// the Go runtime.
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "llenvs.h"
+#include "_cgo_export.h"
+
+static volatile int forked = 0;
+
+static void mark_forked(void) { forked = 1; }
+
+__attribute__((constructor)) static void install_fork_guard(void) {
+    pthread_atfork(NULL, NULL, mark_forked);
+}
+
+static int32_t fork_error(char **out, size_t *out_len) {
+    static const char msg[] =
+        "llenvs-go cannot be used in a process forked after the library was loaded "
+        "(the Go runtime does not survive fork); use the 'spawn' or 'forkserver' "
+        "multiprocessing start method";
+    if (out != NULL) {
+        char *p = malloc(sizeof msg);
+        if (p != NULL) memcpy(p, msg, sizeof msg);
+        *out = p;
+        if (out_len != NULL) *out_len = p ? sizeof msg - 1 : 0;
+    }
+    return LLENVS_ERR_FORKED;
+}
+
+void llenvs_free(void *p) { free(p); }
+
+int32_t llenvs_abi_version(void) { return LLENVS_ABI_VERSION; }
+
+int32_t llenvs_set_max_procs(int32_t n) {
+    if (forked) return LLENVS_ERR_FORKED;
+    return llenvsgo_set_max_procs(n);
+}
+
+int64_t llenvs_live_handles(void) {
+    if (forked) return LLENVS_ERR_FORKED;
+    return llenvsgo_live_handles();
+}
+
+int32_t llenvs_call(const char *method, const char *req, size_t req_len, char **out, size_t *out_len) {
+    if (forked) return fork_error(out, out_len);
+    return llenvsgo_call((char *)method, (char *)req, req_len, out, out_len);
+}
+
+int32_t llenvs_env_new(const char *cfg, size_t cfg_len, uint64_t *handle, char **out, size_t *out_len) {
+    if (forked) return fork_error(out, out_len);
+    return llenvsgo_env_new((char *)cfg, cfg_len, handle, out, out_len);
+}
+
+int32_t llenvs_env_call(uint64_t handle, const char *method, const char *req, size_t req_len, char **out,
+                        size_t *out_len) {
+    if (forked) return fork_error(out, out_len);
+    return llenvsgo_env_call(handle, (char *)method, (char *)req, req_len, out, out_len);
+}
+
+int32_t llenvs_env_close(uint64_t handle) {
+    if (forked) return LLENVS_ERR_FORKED;
+    return llenvsgo_env_close(handle);
+}
+
+int32_t llenvs_score_texts(uint64_t handle, const int64_t *indices, const char *const *texts, const int64_t *lens,
+                           size_t n, double *totals, double *values, uint8_t *flags, int32_t rich, char **out,
+                           size_t *out_len) {
+    if (forked) return fork_error(out, out_len);
+    return llenvsgo_score_texts(handle, (int64_t *)indices, (char **)texts, (int64_t *)lens, n, totals, values, flags,
+                                rich, out, out_len);
+}
+
+/* The CPython API, handed in by the caller (from ctypes.pythonapi) so that
+ * the library neither links against libpython nor guesses its symbols. */
+typedef int (*gil_ensure_fn)(void);
+typedef void (*gil_release_fn)(int);
+typedef const char *(*as_utf8_fn)(void *, ptrdiff_t *);
+typedef void (*err_clear_fn)(void);
+typedef void *(*tuple_item_fn)(void *, ptrdiff_t);
+
+static struct {
+    gil_ensure_fn gil_ensure;
+    gil_release_fn gil_release;
+    as_utf8_fn as_utf8;
+    err_clear_fn err_clear;
+    tuple_item_fn tuple_item;
+} py;
+
+int32_t llenvs_set_python_api(void *gil_ensure, void *gil_release, void *as_utf8, void *err_clear,
+                              void *tuple_item) {
+    if (!gil_ensure || !gil_release || !as_utf8 || !err_clear || !tuple_item) return LLENVS_ERR_INVALID;
+    py.gil_ensure = (gil_ensure_fn)gil_ensure;
+    py.gil_release = (gil_release_fn)gil_release;
+    py.as_utf8 = (as_utf8_fn)as_utf8;
+    py.err_clear = (err_clear_fn)err_clear;
+    py.tuple_item = (tuple_item_fn)tuple_item;
+    return LLENVS_OK;
+}
+
+static int32_t set_message(char **out, size_t *out_len, const char *msg) {
+    size_t n = strlen(msg);
+    char *p = malloc(n + 1);
+    if (p != NULL) memcpy(p, msg, n + 1);
+    *out = p;
+    *out_len = p ? n : 0;
+    return 0;
+}
+
+/* Scores the str items of a Python tuple without copying them: under the
+ * GIL it collects each str's own UTF-8 buffer (cached by CPython for the
+ * str's lifetime; the caller keeps the tuple alive), then releases the GIL
+ * for the Go work, which does not keep the pointers after the call. */
+int32_t llenvs_score_pytuple(uint64_t handle, const int64_t *indices, void *texts, size_t n, double *totals,
+                             double *values, uint8_t *flags, int32_t rich, char **out, size_t *out_len) {
+    if (forked) return fork_error(out, out_len);
+    if (py.gil_ensure == NULL) {
+        set_message(out, out_len, "llenvs_score_pytuple: llenvs_set_python_api was not called");
+        return LLENVS_ERR_INVALID;
+    }
+    size_t m = n ? n : 1;
+    const char **ptrs = malloc(m * sizeof *ptrs);
+    int64_t *lens = malloc(m * sizeof *lens);
+    if (ptrs == NULL || lens == NULL) {
+        free(ptrs);
+        free(lens);
+        set_message(out, out_len, "llenvs_score_pytuple: out of memory");
+        return LLENVS_ERR_INVALID;
+    }
+    int bad = -1;
+    int state = py.gil_ensure();
+    for (size_t i = 0; i < n; i++) {
+        ptrdiff_t size = 0;
+        const char *p = py.as_utf8(py.tuple_item(texts, (ptrdiff_t)i), &size);
+        if (p == NULL) {
+            py.err_clear();
+            bad = (int)i;
+            break;
+        }
+        ptrs[i] = p;
+        lens[i] = (int64_t)size;
+    }
+    py.gil_release(state);
+    int32_t rc;
+    if (bad >= 0) {
+        char msg[128];
+        snprintf(msg, sizeof msg, "response %d is not a str encodable as UTF-8", bad);
+        set_message(out, out_len, msg);
+        rc = LLENVS_ERR_ENCODING;
+    } else {
+        rc = llenvsgo_score_texts(handle, (int64_t *)indices, (char **)ptrs, lens, n, totals, values, flags, rich, out,
+                                  out_len);
+    }
+    free(ptrs);
+    free(lens);
+    return rc;
+}

@@ -1,0 +1,194 @@
+package core
+
+import (
+	"fmt"
+	"regexp"
+	"unicode"
+	"unicode/utf8"
+)
+
+// This file holds the scanning helpers the answer extractors share: Python
+// character classes, tails counted in code points, and an iterator over
+// the matches of a Go regexp that needs O(1) memory however many matches
+// there are.
+//
+// Every helper treats an invalid UTF-8 byte as one code point
+// (utf8.RuneError of width 1), as Go's regexp and utf8 packages do.
+
+// pyIsDigit reports whether r is matched by Python's \d in a str pattern:
+// a Unicode decimal digit (category Nd).
+func pyIsDigit(r rune) bool {
+	if r < utf8.RuneSelf {
+		return '0' <= r && r <= '9'
+	}
+	return unicode.IsDigit(r)
+}
+
+// pyIsWord reports whether r is matched by Python's \w in a str pattern:
+// a letter, a number or the underscore.
+func pyIsWord(r rune) bool {
+	if r < utf8.RuneSelf {
+		return r == '_' || ('0' <= r && r <= '9') || ('a' <= r && r <= 'z') || ('A' <= r && r <= 'Z')
+	}
+	return unicode.IsLetter(r) || unicode.IsNumber(r)
+}
+
+// runeAt decodes the code point at byte offset i of s; at the end of s it
+// returns (utf8.RuneError, 0).
+func runeAt(s string, i int) (rune, int) {
+	if i >= len(s) {
+		return utf8.RuneError, 0
+	}
+	if c := s[i]; c < utf8.RuneSelf {
+		return rune(c), 1
+	}
+	return utf8.DecodeRuneInString(s[i:])
+}
+
+// digitAt returns the width of the Python digit at byte offset i of s, or 0
+// when there is none.
+func digitAt(s string, i int) int {
+	if i >= len(s) {
+		return 0
+	}
+	if c := s[i]; c < utf8.RuneSelf {
+		if '0' <= c && c <= '9' {
+			return 1
+		}
+		return 0
+	}
+	r, w := utf8.DecodeRuneInString(s[i:])
+	if unicode.IsDigit(r) {
+		return w
+	}
+	return 0
+}
+
+// skipDigits returns the end of the run of Python digits that starts at i
+// and how many digits it holds.
+func skipDigits(s string, i int) (end, n int) {
+	for {
+		w := digitAt(s, i)
+		if w == 0 {
+			return i, n
+		}
+		i += w
+		n++
+	}
+}
+
+// skipSpace returns the end of the run of Python whitespace that starts at
+// byte offset i of s.
+func skipSpace(s string, i int) int {
+	for i < len(s) {
+		r, w := runeAt(s, i)
+		if !PyIsSpace(r) {
+			break
+		}
+		i += w
+	}
+	return i
+}
+
+// pyTail returns the last n code points of s (Python's s[-n:] for n >= 1)
+// and whether anything was cut off. It only walks the tail it keeps.
+func pyTail(s string, n int) (string, bool) {
+	if len(s) <= n {
+		// Every code point takes at least one byte.
+		return s, false
+	}
+	i := len(s)
+	for k := 0; k < n && i > 0; k++ {
+		_, w := utf8.DecodeLastRuneInString(s[:i])
+		i -= w
+	}
+	return s[i:], i > 0
+}
+
+// pyWhitespaceClass is a Go regexp character class matching exactly the
+// characters for which Python's str.isspace() is true (Python's \s).
+const pyWhitespaceClass = `[\t-\r\x{1c}-\x{1f}\x{85}\p{Z}]`
+
+// matchIter walks the successive non-overlapping matches of a Go regexp
+// from any byte offset, seeing the code point before that offset as the
+// context of ^, \b and \B, as Go's own FindAll does internally. It keeps
+// no list of matches, so counting the matches of a pattern in a large text
+// takes constant memory.
+type matchIter struct {
+	re *regexp.Regexp
+	// ctx is `((?s:.))(?:re)`: one code point of context, captured so that
+	// the position where re's match starts is known exactly.
+	ctx *regexp.Regexp
+}
+
+// newMatchIter compiles src, which must already have been validated on its
+// own: wrapping an invalid pattern in a group can make it valid.
+func newMatchIter(src string) (*matchIter, error) {
+	re, err := regexp.Compile(src)
+	if err != nil {
+		return nil, err
+	}
+	ctx, err := regexp.Compile(`((?s:.))(?:` + src + `)`)
+	if err != nil {
+		return nil, fmt.Errorf("internal error: cannot wrap pattern: %w", err)
+	}
+	return &matchIter{re: re, ctx: ctx}, nil
+}
+
+// at returns the submatch indices (as FindStringSubmatchIndex) of the
+// leftmost match that starts at or after pos, which must be a code-point
+// boundary of text, or nil.
+func (it *matchIter) at(text string, pos int) []int {
+	if pos == 0 {
+		return it.re.FindStringSubmatchIndex(text)
+	}
+	_, w := utf8.DecodeLastRuneInString(text[:pos])
+	base := pos - w
+	m := it.ctx.FindStringSubmatchIndex(text[base:])
+	if m == nil {
+		return nil
+	}
+	// m[2:4] is the context code point: the match proper runs from its
+	// end to m[1]; re's groups follow at m[4:].
+	m[2], m[3] = m[3], m[1]
+	m = m[2:]
+	for i, v := range m {
+		if v >= 0 {
+			m[i] = v + base
+		}
+	}
+	return m
+}
+
+// last returns the last of the matches FindAllStringSubmatchIndex(text, -1)
+// would list, and how many there are, using the same rule for empty
+// matches (one right after a previous match is skipped).
+func (it *matchIter) last(text string) (last []int, n int) {
+	end := len(text)
+	prevEnd := -1
+	for pos := 0; pos <= end; {
+		m := it.at(text, pos)
+		if m == nil {
+			break
+		}
+		accept := true
+		if m[1] == pos {
+			if m[0] == prevEnd {
+				accept = false
+			}
+			if _, w := runeAt(text, pos); w > 0 {
+				pos += w
+			} else {
+				pos = end + 1
+			}
+		} else {
+			pos = m[1]
+		}
+		prevEnd = m[1]
+		if accept {
+			last = m
+			n++
+		}
+	}
+	return last, n
+}

@@ -1,0 +1,150 @@
+package core
+
+import (
+	"fmt"
+	"strings"
+)
+
+// LastLineExtractor is llenvs' last_line extractor: the last line that is
+// not empty after stripping, stripped; nothing for empty or
+// whitespace-only text. Lines are split on "\n" only, as Python's
+// str.split("\n") does.
+type LastLineExtractor struct{}
+
+// RawExtractor is llenvs' raw extractor: the whole response, optionally
+// stripped. It always succeeds.
+type RawExtractor struct {
+	Strip bool
+}
+
+// TailExtractor is llenvs' tail extractor: the last MaxChars code points
+// of the (optionally stripped) response. It always succeeds.
+type TailExtractor struct {
+	MaxChars int
+	Strip    bool
+}
+
+func init() {
+	RegisterExtractor("last_line", func(cfg map[string]any) (Extractor, error) {
+		if err := DecodeStrict("last_line extractor config", cfg, &struct{}{}); err != nil {
+			return nil, err
+		}
+		return LastLineExtractor{}, nil
+	})
+	RegisterExtractor("raw", func(cfg map[string]any) (Extractor, error) {
+		c := struct {
+			StripWhitespace bool `json:"strip_whitespace"`
+		}{true}
+		if err := DecodeStrict("raw extractor config", cfg, &c); err != nil {
+			return nil, err
+		}
+		return &RawExtractor{Strip: c.StripWhitespace}, nil
+	})
+	RegisterExtractor("tail", func(cfg map[string]any) (Extractor, error) {
+		c := struct {
+			MaxChars        int  `json:"max_chars"`
+			StripWhitespace bool `json:"strip_whitespace"`
+		}{256, true}
+		if err := DecodeStrict("tail extractor config", cfg, &c); err != nil {
+			return nil, err
+		}
+		if c.MaxChars < 1 {
+			return nil, fmt.Errorf("tail extractor config: field \"max_chars\": want at least 1, got %d", c.MaxChars)
+		}
+		return &TailExtractor{MaxChars: c.MaxChars, Strip: c.StripWhitespace}, nil
+	})
+}
+
+// Name is "last_line".
+func (LastLineExtractor) Name() string { return "last_line" }
+
+// Extract returns the last non-blank line; NumMatches is the number of
+// non-blank lines (llenvs' num_lines).
+func (LastLineExtractor) Extract(text string) Extraction {
+	var x Extraction
+	for start := 0; start <= len(text); {
+		end := strings.IndexByte(text[start:], '\n')
+		if end < 0 {
+			end = len(text)
+		} else {
+			end += start
+		}
+		if line := PyStrip(text[start:end]); line != "" {
+			x.NumMatches++
+			x.Answer = line
+			x.MatchStart, x.MatchEnd = start, end
+		}
+		start = end + 1
+	}
+	x.Found = x.NumMatches > 0
+	if !x.Found {
+		return Extraction{}
+	}
+	return x
+}
+
+// Describe renders llenvs' last_line metadata.
+func (LastLineExtractor) Describe(x Extraction) map[string]any {
+	if !x.Found {
+		return map[string]any{"found": false, "format": "last_line"}
+	}
+	return map[string]any{"found": true, "format": "last_line", "num_lines": x.NumMatches}
+}
+
+// Name is "raw".
+func (r *RawExtractor) Name() string { return "raw" }
+
+// Extract returns the whole response.
+func (r *RawExtractor) Extract(text string) Extraction {
+	x := Extraction{Found: true, Answer: text, MatchEnd: len(text), NumMatches: 1}
+	if r.Strip {
+		x.Answer, x.MatchStart, x.MatchEnd = stripSpan(text)
+	}
+	return x
+}
+
+// stripSpan is PyStrip(s) with the byte offsets of the result in s.
+func stripSpan(s string) (string, int, int) {
+	start := len(s) - len(strings.TrimLeftFunc(s, PyIsSpace))
+	t := strings.TrimRightFunc(s[start:], PyIsSpace)
+	return t, start, start + len(t)
+}
+
+// Describe renders llenvs' raw metadata.
+func (r *RawExtractor) Describe(x Extraction) map[string]any {
+	if !x.Found {
+		return map[string]any{"found": false, "format": "raw"}
+	}
+	return map[string]any{"found": true, "format": "raw", "is_full_response": true}
+}
+
+// The Extra keys of a tail extraction: the response's length in code
+// points and whether the tail is shorter than the (stripped) response.
+const (
+	tailLengthKey    = "original_length"
+	tailTruncatedKey = "truncated"
+)
+
+// Name is "tail".
+func (t *TailExtractor) Name() string { return "tail" }
+
+// Extract returns the last MaxChars code points; Extra holds the original
+// length of the response in code points and whether anything was cut.
+func (t *TailExtractor) Extract(text string) Extraction {
+	content, end := text, len(text)
+	if t.Strip {
+		content, _, end = stripSpan(text)
+	}
+	tail, truncated := pyTail(content, t.MaxChars)
+	return Extraction{Found: true, Answer: tail, MatchStart: end - len(tail), MatchEnd: end,
+		NumMatches: 1, Extra: map[string]any{tailLengthKey: PyLen(text), tailTruncatedKey: truncated}}
+}
+
+// Describe renders llenvs' tail metadata.
+func (t *TailExtractor) Describe(x Extraction) map[string]any {
+	if !x.Found {
+		return map[string]any{"found": false, "format": "tail", "max_chars": t.MaxChars}
+	}
+	return map[string]any{"found": true, "format": "tail", "truncated": x.Extra[tailTruncatedKey],
+		"max_chars": t.MaxChars, "original_length": x.Extra[tailLengthKey]}
+}

@@ -1,0 +1,95 @@
+package reasoninggym
+
+import (
+	"math/big"
+	"strings"
+)
+
+type chainSumConfig struct {
+	MinTerms      int  `json:"min_terms"`
+	MaxTerms      int  `json:"max_terms"`
+	MinDigits     int  `json:"min_digits"`
+	MaxDigits     int  `json:"max_digits"`
+	AllowNegation bool `json:"allow_negation"`
+}
+
+type chainSum struct{ c chainSumConfig }
+
+func init() {
+	Register("chain_sum", func(o Options) (Task, error) {
+		c := chainSumConfig{MinTerms: 2, MaxTerms: 6, MinDigits: 1, MaxDigits: 4}
+		if err := decodeParams("chain_sum", o.Params, &c); err != nil {
+			return nil, err
+		}
+		if c.MinTerms <= 0 {
+			return nil, ConfigError("chain_sum", "min_terms must be positive, got %d", c.MinTerms)
+		}
+		if c.MaxTerms < c.MinTerms {
+			return nil, ConfigError("chain_sum", "max_terms (%d) must be >= min_terms (%d)", c.MaxTerms, c.MinTerms)
+		}
+		if c.MinDigits <= 0 {
+			return nil, ConfigError("chain_sum", "min_digits must be positive, got %d", c.MinDigits)
+		}
+		if c.MaxDigits < c.MinDigits {
+			return nil, ConfigError("chain_sum", "max_digits (%d) must be >= min_digits (%d)", c.MaxDigits, c.MinDigits)
+		}
+		return &chainSum{c}, nil
+	})
+}
+
+func (t *chainSum) Generate(r *Random, idx int64) (Entry, error) {
+	c := t.c
+	numTerms := r.RandIntn(c.MinTerms, c.MaxTerms)
+	numDigits := r.RandIntn(c.MinDigits, c.MaxDigits)
+	// Values have num_digits digits, except that one digit also allows 0.
+	hi := arithPow10(numDigits)
+	hi.Sub(hi, arithBigOne)
+	lo := new(big.Int)
+	if numDigits > 1 {
+		lo = arithPow10(numDigits - 1)
+	}
+	if c.AllowNegation {
+		lo = new(big.Int).Neg(hi)
+	}
+	consts := make([]*big.Int, numTerms)
+	for i := range consts {
+		consts[i] = arithRandIntBig(r, lo, hi)
+	}
+	var b strings.Builder
+	result := new(big.Int).Set(consts[0])
+	b.WriteString(consts[0].String())
+	for i := 1; i < numTerms; i++ {
+		k := consts[i]
+		if r.ChoiceIndex(2) == 0 {
+			b.WriteString(" + ")
+			result.Add(result, k)
+		} else {
+			b.WriteString(" - ")
+			result.Sub(result, k)
+		}
+		b.WriteString(k.String())
+	}
+	expr := b.String()
+	return Entry{
+		Question: "State the final answer to the following arithmetic problem: " + expr + " =",
+		Answer:   result.String(),
+		Metadata: map[string]any{
+			"source_dataset": "chain_sum",
+			"source_index":   idx,
+			"num_terms":      numTerms,
+			"num_digits":     numDigits,
+			"expression":     expr,
+			"difficulty": map[string]any{
+				"num_terms":  []int{c.MinTerms, c.MaxTerms},
+				"num_digits": []int{c.MinDigits, c.MaxDigits},
+			},
+		},
+	}, nil
+}
+
+// Score is compute_decimal_reward with commas stripped: a numerically
+// equal Decimal scores 1, else partial credit when the answer contains the
+// oracle.
+func (t *chainSum) Score(answer string, ok bool, e *Entry) float64 {
+	return arithDecimalReward(answer, ok, e.Answer)
+}

@@ -1,0 +1,12 @@
+"""llenvs-go: the llenvs RL-training API (rewards, datasets, token masks) on a Go core.
+
+Import paths mirror llenvs: ``llenvs_go.core.registry.environment_registry``,
+``llenvs_go.core.config.EnvironmentConfig`` and ``llenvs_go.integrations``
+(``Scorer``, ``DatasetProvider``).
+"""
+
+from llenvs_go._native import InternalError, TaskIndexError, UnknownNameError, set_threads
+
+__version__ = "0.1.0"
+
+__all__ = ["InternalError", "TaskIndexError", "UnknownNameError", "__version__", "set_threads"]

@@ -1,0 +1,244 @@
+"""Loading of the Go core (``libllenvs.so``) through cffi in ABI mode.
+
+The library is opened lazily, once per process, on first use. Before it is
+opened, ``faulthandler`` is enabled so that a later ``faulthandler.enable()``
+(pytest, Ray) cannot displace the Go runtime's signal handlers. A process
+forked after loading cannot use the library: every call then fails fast with
+a :class:`RuntimeError` that says to use the spawn or forkserver start method.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import faulthandler
+import importlib.resources
+import json
+import os
+import threading
+from typing import Any
+
+from cffi import FFI
+
+ABI_VERSION = 1
+
+# The declarations of capi/llenvs.h (tests check that the two agree).
+CDEF = """
+#define LLENVS_ABI_VERSION 1
+
+#define LLENVS_OK 0
+#define LLENVS_ERR_INVALID -1
+#define LLENVS_ERR_HANDLE -2
+#define LLENVS_ERR_INDEX -3
+#define LLENVS_ERR_PANIC -4
+#define LLENVS_ERR_FORKED -5
+#define LLENVS_ERR_NOT_FOUND -6
+#define LLENVS_ERR_ENCODING -7
+
+#define LLENVS_ITEM_FOUND 1
+#define LLENVS_ITEM_ERROR 2
+
+int32_t llenvs_abi_version(void);
+void llenvs_free(void *p);
+int32_t llenvs_set_max_procs(int32_t n);
+int64_t llenvs_live_handles(void);
+int32_t llenvs_call(const char *method, const char *req, size_t req_len, char **out, size_t *out_len);
+int32_t llenvs_env_new(const char *cfg, size_t cfg_len, uint64_t *handle, char **out, size_t *out_len);
+int32_t llenvs_env_call(uint64_t handle, const char *method, const char *req, size_t req_len, char **out, size_t *out_len);
+int32_t llenvs_env_close(uint64_t handle);
+int32_t llenvs_score_texts(uint64_t handle, const int64_t *indices, const char *const *texts, const int64_t *lens, size_t n, double *totals, double *values, uint8_t *flags, int32_t rich, char **out, size_t *out_len);
+int32_t llenvs_set_python_api(void *gil_ensure, void *gil_release, void *as_utf8, void *err_clear, void *tuple_item);
+int32_t llenvs_score_pytuple(uint64_t handle, const int64_t *indices, void *texts, size_t n, double *totals, double *values, uint8_t *flags, int32_t rich, char **out, size_t *out_len);
+"""
+
+OK = 0
+ERR_INVALID = -1
+ERR_HANDLE = -2
+ERR_INDEX = -3
+ERR_PANIC = -4
+ERR_FORKED = -5
+ERR_NOT_FOUND = -6
+ERR_ENCODING = -7
+
+ITEM_FOUND = 1
+ITEM_ERROR = 2
+
+FORK_MESSAGE = (
+    "llenvs-go cannot be used in a process forked after the library was loaded (the Go runtime does not "
+    "survive fork). Use the 'spawn' or 'forkserver' start method, e.g. "
+    "multiprocessing.get_context('spawn') or DataLoader(..., multiprocessing_context='spawn')."
+)
+
+
+class TaskIndexError(IndexError, ValueError):
+    """A task index outside ``[0, len(env))``; both an IndexError and a ValueError."""
+
+
+class UnknownNameError(KeyError, ValueError):
+    """An unknown environment, adapter or extractor name; the message lists what exists."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+
+class InternalError(RuntimeError):
+    """A bug in the Go core, recovered without harming the process."""
+
+
+ffi = FFI()
+ffi.cdef(CDEF)
+
+_lock = threading.Lock()
+_lib: Any = None
+_loaded_pid: int | None = None
+
+
+def library_path() -> str:
+    """Path of the shared library: ``$LLENVS_GO_LIB`` if set, else the one installed with the package."""
+    env = os.environ.get("LLENVS_GO_LIB")
+    if env:
+        return env
+    p = importlib.resources.files(__package__).joinpath("libllenvs.so")
+    if not p.is_file():
+        raise ImportError(
+            "libllenvs.so was not found next to the llenvs_go package; reinstall with "
+            "`pip install ./python` (needs Go) or point LLENVS_GO_LIB at a built library"
+        )
+    return str(p)
+
+
+def _child_after_fork() -> None:
+    # Marks this process as a fork child of a process that had loaded Go.
+    global _forked
+    if _lib is not None:
+        _forked = True
+
+
+_forked = False
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_child_after_fork)
+
+
+def lib() -> Any:
+    """The loaded library, opened on first use."""
+    if _forked:
+        raise RuntimeError(FORK_MESSAGE)
+    if _lib is not None:
+        return _lib
+    return _load()
+
+
+def _load() -> Any:
+    global _lib, _loaded_pid
+    with _lock:
+        if _lib is not None:
+            return _lib
+        if not faulthandler.is_enabled():
+            faulthandler.enable()
+        handle = ffi.dlopen(library_path())
+        version = handle.llenvs_abi_version()
+        if version != ABI_VERSION:
+            raise ImportError(
+                f"libllenvs.so speaks ABI version {version} but this llenvs_go package needs {ABI_VERSION}; "
+                "rebuild and reinstall the package so that the two match"
+            )
+        api = ctypes.pythonapi
+        addr = [
+            ctypes.cast(getattr(api, name), ctypes.c_void_p).value
+            for name in ("PyGILState_Ensure", "PyGILState_Release", "PyUnicode_AsUTF8AndSize", "PyErr_Clear",
+                         "PyTuple_GetItem")
+        ]
+        handle.llenvs_set_python_api(*[ffi.cast("void *", a) for a in addr])
+        threads = os.environ.get("LLENVS_GO_THREADS")
+        if threads:
+            handle.llenvs_set_max_procs(int(threads))
+        _loaded_pid = os.getpid()
+        _lib = handle
+        return handle
+
+
+def take_buffer(out: Any, out_len: Any) -> bytes:
+    """Copy a library-allocated result buffer into bytes and free it."""
+    p = out[0]
+    if p == ffi.NULL:
+        return b""
+    try:
+        return ffi.buffer(p, out_len[0])[:]
+    finally:
+        lib().llenvs_free(p)
+
+
+def raise_for(rc: int, message: bytes | str) -> None:
+    """Raise the Python exception for status ``rc`` with the library's message."""
+    if isinstance(message, bytes):
+        message = message.decode("utf-8", "replace")
+    if rc == ERR_INDEX:
+        raise TaskIndexError(message)
+    if rc == ERR_NOT_FOUND:
+        raise UnknownNameError(message)
+    if rc == ERR_PANIC:
+        raise InternalError(message)
+    if rc == ERR_FORKED:
+        raise RuntimeError(message or FORK_MESSAGE)
+    raise ValueError(message)
+
+
+def call(method: str, request: dict[str, Any] | None = None) -> Any:
+    """A process-wide call (``info``, ``list_environments``, ``extractors``)."""
+    L = lib()
+    req = json.dumps(request or {}).encode()
+    out = ffi.new("char **")
+    out_len = ffi.new("size_t *")
+    rc = L.llenvs_call(method.encode(), req, len(req), out, out_len)
+    data = take_buffer(out, out_len)
+    if rc != OK:
+        raise_for(rc, data)
+    return json.loads(data) if data else None
+
+
+def env_new(config: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    """Create a Go environment; returns its handle and its description."""
+    L = lib()
+    req = json.dumps(config).encode()
+    h = ffi.new("uint64_t *")
+    out = ffi.new("char **")
+    out_len = ffi.new("size_t *")
+    rc = L.llenvs_env_new(req, len(req), h, out, out_len)
+    data = take_buffer(out, out_len)
+    if rc != OK:
+        raise_for(rc, data)
+    return int(h[0]), json.loads(data)
+
+
+def env_call(handle: int, method: str, request: dict[str, Any] | None = None) -> Any:
+    """A JSON method call on an environment handle."""
+    L = lib()
+    req = json.dumps(request or {}).encode()
+    out = ffi.new("char **")
+    out_len = ffi.new("size_t *")
+    rc = L.llenvs_env_call(handle, method.encode(), req, len(req), out, out_len)
+    data = take_buffer(out, out_len)
+    if rc != OK:
+        raise_for(rc, data)
+    return json.loads(data)
+
+
+def env_close(handle: int, pid: int) -> None:
+    """Release a handle; a no-op in a process other than the one that made it."""
+    if _lib is None or _forked or os.getpid() != pid:
+        return
+    _lib.llenvs_env_close(handle)
+
+
+def live_handles() -> int:
+    """Number of Go environments alive in this process (for leak tests)."""
+    return int(lib().llenvs_live_handles())
+
+
+def set_threads(n: int) -> int:
+    """Set how many OS threads run Go code at once (GOMAXPROCS); returns the previous value.
+
+    Environment variables set from Python after start-up do not reach the Go
+    runtime, so this is the way to size it (e.g. to a worker's CPU share).
+    ``n <= 0`` only queries.
+    """
+    return int(lib().llenvs_set_max_procs(int(n)))

@@ -1,0 +1,1 @@
+"""The model: environments, their registry and configuration."""

@@ -1,0 +1,251 @@
+"""Environments backed by the Go core, and the value types of their lifecycle.
+
+An :class:`Environment` holds only its configuration; the Go object behind
+it is created lazily in the process that uses it, so environments pickle by
+configuration and work after being shipped to Ray actors or spawned workers.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import uuid
+import weakref
+from dataclasses import dataclass, field
+from typing import Any
+
+from llenvs_go import _native
+
+
+@dataclass(frozen=True)
+class EnvironmentSpec:
+    """What an environment is (llenvs' ``EnvironmentSpec`` fields)."""
+
+    name: str
+    adapter: str = ""
+    max_steps: int | None = None
+    is_multi_turn: bool = False
+    supports_task_index: bool = True
+    supports_len: bool = True
+    supports_seed: bool = True
+    pure_step: bool = False
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Action:
+    """What the model did: its text (``None`` when it produced none)."""
+
+    text: str | None = None
+
+    @classmethod
+    def from_text(cls, text: str) -> Action:
+        """An action made of text only."""
+        return cls(text=text)
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What the model sees: the prompt and, for chat environments, messages."""
+
+    prompt: str
+    messages: tuple[dict[str, Any], ...] = ()
+
+
+@dataclass(frozen=True)
+class TaskHidden:
+    """What the model does not see; ``expected_answer`` is the ground truth."""
+
+    task_index: int
+    expected_answer: str | None
+    dataset_name: str
+
+
+@dataclass(frozen=True)
+class StateMetadata:
+    """Step counter, episode id, terminal flag and environment info."""
+
+    step: int
+    episode_id: str
+    is_terminal: bool = False
+    info: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class State:
+    """An environment state: observation, hidden part and metadata."""
+
+    observation: Observation
+    hidden: TaskHidden
+    metadata: StateMetadata
+
+
+@dataclass(frozen=True)
+class Signal:
+    """One named reward: the unweighted value, its weight and metadata."""
+
+    name: str
+    reward_type: str
+    reward: float | None
+    weight: float = 1.0
+    metadata: dict[str, Any] | None = None
+    feedback: str | None = None
+
+
+@dataclass(frozen=True)
+class StepResult:
+    """The outcome of ``step``: next state, reward signals and flags."""
+
+    next_state: State
+    rewards: tuple[Signal, ...]
+    terminated: bool = False
+    truncated: bool = False
+    extracted_action: str | None = None
+    resolved_action: str | None = None
+    info: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def done(self) -> bool:
+        """Whether the episode ended (terminated or truncated)."""
+        return self.terminated or self.truncated
+
+    @property
+    def total(self) -> float:
+        """Weighted sum of the numeric signals."""
+        return sum(s.reward * s.weight for s in self.rewards if s.reward is not None)
+
+
+class Environment:
+    """A single-turn environment served by the Go core.
+
+    Build it with ``environment_registry.get(...)`` or from an
+    ``EnvironmentConfig``; this class is not meant to be constructed by hand.
+    """
+
+    def __init__(self, config: dict[str, Any], *, system_prompt: Any = "default", prompt_template: str | None = None):
+        self._config = dict(config)
+        self.system_prompt = system_prompt
+        self.prompt_template = prompt_template
+        self._lock = threading.Lock()
+        self._handle: int | None = None
+        self._pid: int | None = None
+        self._desc: dict[str, Any] | None = None
+        self._finalizer: Any = None
+
+    # -- native handle, per process -------------------------------------
+    def _native(self) -> tuple[int, dict[str, Any]]:
+        pid = os.getpid()
+        if self._handle is not None and self._pid == pid:
+            return self._handle, self._desc  # type: ignore[return-value]
+        with self._lock:
+            if self._handle is None or self._pid != pid:
+                handle, desc = _native.env_new(self._config)
+                self._handle, self._pid, self._desc = handle, pid, desc
+                self._finalizer = weakref.finalize(self, _native.env_close, handle, pid)
+        return self._handle, self._desc  # type: ignore[return-value]
+
+    @property
+    def handle(self) -> int:
+        """The Go handle of this environment in the current process."""
+        return self._native()[0]
+
+    def close(self) -> None:
+        """Release the Go object now (it is also released when this object is collected)."""
+        with self._lock:
+            if self._finalizer is not None:
+                self._finalizer()
+            self._handle = None
+            self._finalizer = None
+
+    def __enter__(self) -> Environment:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"config": self._config, "system_prompt": self.system_prompt, "prompt_template": self.prompt_template}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__(state["config"], system_prompt=state["system_prompt"],  # type: ignore[misc]
+                      prompt_template=state["prompt_template"])
+
+    def __repr__(self) -> str:
+        c = self._config
+        return f"Environment(name={c['name']!r}, adapter={c['adapter']!r}, size={c.get('size')}, seed={c.get('seed')})"
+
+    # -- description -------------------------------------------------------
+    @property
+    def config(self) -> dict[str, Any]:
+        """The configuration this environment is rebuilt from (a copy)."""
+        return dict(self._config)
+
+    @property
+    def spec(self) -> EnvironmentSpec:
+        """The environment's spec; ``spec.name`` is the task name."""
+        s = self._native()[1]["spec"]
+        return EnvironmentSpec(
+            name=s["name"], adapter=s["adapter"], max_steps=s["max_steps"], is_multi_turn=s["is_multi_turn"],
+            supports_task_index=s["supports_task_index"], supports_len=s["supports_len"],
+            supports_seed=s["supports_seed"], pure_step=s["pure_step"], metadata=dict(s["metadata"] or {}),
+        )
+
+    @property
+    def signal_specs(self) -> list[dict[str, Any]]:
+        """The reward signals, in order: ``[{"name", "reward_type", "weight"}, ...]``."""
+        return list(self._native()[1]["signals"])
+
+    def __len__(self) -> int:
+        return int(self._native()[1]["len"])
+
+    # -- lifecycle -----------------------------------------------------------
+    def check_index(self, task_index: Any) -> int:
+        """Return ``task_index`` as an int, or raise TaskIndexError / TypeError."""
+        if isinstance(task_index, bool) or not hasattr(task_index, "__index__"):
+            raise TypeError(f"task_index must be an int, got {type(task_index).__name__}")
+        i = task_index.__index__()
+        n = len(self)
+        if i < 0 or i >= n:
+            raise _native.TaskIndexError(f"task_index {i} out of bounds [0, {n})")
+        return i
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[State, dict[str, Any]]:
+        """Start the episode of ``options["task_index"]``; ``seed`` is ignored (items are fixed by index)."""
+        options = options or {}
+        if "task_index" not in options:
+            raise ValueError("options must contain 'task_index'")
+        i = self.check_index(options["task_index"])
+        task = _native.env_call(self.handle, "reset", {"task_index": i})
+        name = self._config["name"]
+        info = {"task_index": i, "dataset_name": name, "question": task["prompt"]}
+        state = State(
+            observation=Observation(prompt=task["prompt"]),
+            hidden=TaskHidden(task_index=i, expected_answer=task["ground_truth"], dataset_name=name),
+            metadata=StateMetadata(step=0, episode_id=options.get("episode_id") or str(uuid.uuid4()),
+                                   info={"task_index": i}),
+        )
+        return state, info
+
+    def step(self, state: State, action: Action) -> StepResult:
+        """Score ``action`` against the task of ``state``; single-turn, so always terminal."""
+        i = state.hidden.task_index
+        r = _native.env_call(self.handle, "step", {"task_index": i, "text": action.text})
+        signals = tuple(
+            Signal(name=s["name"], reward_type=s["reward_type"], reward=s["reward"], weight=s["weight"],
+                   metadata=s.get("metadata"))
+            for s in r["signals"]
+        )
+        md = state.metadata
+        next_state = State(
+            observation=state.observation, hidden=state.hidden,
+            metadata=StateMetadata(step=md.step + 1, episode_id=md.episode_id, is_terminal=True,
+                                   info={**md.info, "response": action.text}),
+        )
+        extracted = r["extracted_action"]
+        return StepResult(next_state=next_state, rewards=signals, terminated=True, truncated=False,
+                          extracted_action=extracted, resolved_action=extracted, info=r["info"])
+
+    def entry(self, task_index: int) -> dict[str, Any]:
+        """The raw reasoning-gym style entry ``{"question", "answer", "metadata"}`` of a task."""
+        i = self.check_index(task_index)
+        return _native.env_call(self.handle, "entry", {"task_index": i})

@@ -1,0 +1,126 @@
+"""Prompts and ground truths of an environment's tasks, for training dataloaders."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from llenvs_go import _native
+from llenvs_go.core.environment import Environment
+from llenvs_go.core.prompts import resolve_system_prompt
+
+_UNSET: Any = object()
+
+
+@dataclass(frozen=True)
+class TaskItem:
+    """One task as a training example.
+
+    Attributes:
+        task_index: the task's index in its environment.
+        prompt: the task's question.
+        messages: chat messages for the model: the answer-format system
+            prompt (unless switched off) and the user turn.
+        ground_truth: the expected answer (None for environments without one).
+        metadata: task index, dataset name, seed, size, backend and the
+            source entry's own metadata (``entry_metadata``).
+        images: images of the observation (none for text tasks).
+        available_tools: tools offered to the model (none for these tasks).
+    """
+
+    task_index: int
+    prompt: str
+    messages: tuple[dict[str, Any], ...]
+    ground_truth: str | None
+    metadata: dict[str, Any]
+    images: tuple[Any, ...] = ()
+    available_tools: tuple[Any, ...] = field(default=())
+
+
+class DatasetProvider:
+    """Iterates over an environment's tasks as :class:`TaskItem` records.
+
+    Args:
+        environment: the environment whose tasks to serve.
+        system_prompt: overrides the environment's system prompt: a prompt
+            name (``"default"`` is reasoning-gym's answer-format prompt), the
+            text itself, a list of fragments, or None for no system message.
+    """
+
+    def __init__(self, environment: Environment, system_prompt: Any = _UNSET):
+        spec = environment.spec
+        if not spec.supports_task_index:
+            raise TypeError(
+                f"DatasetProvider requires an environment that supports task indexing, but {spec.name!r} does not "
+                "(supports_task_index=False)."
+            )
+        if not spec.supports_len:
+            raise TypeError(
+                f"DatasetProvider requires an environment that supports len(), but {spec.name!r} does not "
+                "(supports_len=False)."
+            )
+        self.environment = environment
+        self.system_prompt = environment.system_prompt if system_prompt is _UNSET else system_prompt
+        self._system_text = resolve_system_prompt(self.system_prompt)
+
+    @classmethod
+    def from_config(cls, config: Any) -> DatasetProvider:
+        """Build the environment an ``EnvironmentConfig`` describes and wrap it."""
+        return cls(config.build())
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (DatasetProvider, (self.environment, self.system_prompt))
+
+    def __len__(self) -> int:
+        return len(self.environment)
+
+    def __getitem__(self, task_index: int) -> TaskItem:
+        return self.get_items([task_index])[0]
+
+    def __iter__(self) -> Iterator[TaskItem]:
+        n = len(self)
+        chunk = 1024
+        for lo in range(0, n, chunk):
+            yield from self.get_items(range(lo, min(lo + chunk, n)))
+
+    def get_items(self, indices: Sequence[int] | None = None) -> list[TaskItem]:
+        """The items at ``indices`` (all of them when None), in one call into Go."""
+        env = self.environment
+        if indices is None:
+            indices = range(len(env))
+        idx = [env.check_index(i) for i in indices]
+        if not idx:
+            return []
+        tasks = _native.env_call(env.handle, "items", {"indices": idx})
+        return [self._item(t) for t in tasks]
+
+    def _item(self, task: dict[str, Any]) -> TaskItem:
+        prompt = task["prompt"]
+        template = self.environment.prompt_template
+        user = template.format(question=prompt) if template else prompt
+        if self._system_text is None:
+            messages: tuple[dict[str, Any], ...] = ({"role": "user", "content": user},)
+        else:
+            messages = ({"role": "system", "content": self._system_text}, {"role": "user", "content": user})
+        return TaskItem(task_index=task["task_index"], prompt=prompt, messages=messages,
+                        ground_truth=task["ground_truth"], metadata=task["metadata"])
+
+    def to_hf_dataset(self, indices: Sequence[int] | None = None) -> Any:
+        """A HuggingFace ``datasets.Dataset`` with columns task_index, prompt, ground_truth, messages."""
+        try:
+            import datasets
+        except ImportError as e:
+            raise ImportError("to_hf_dataset needs the datasets package: pip install datasets") from e
+        items = self.get_items(indices)
+        return datasets.Dataset.from_dict(
+            {
+                "task_index": [it.task_index for it in items],
+                "prompt": [it.prompt for it in items],
+                "ground_truth": [it.ground_truth for it in items],
+                "messages": [[dict(m) for m in it.messages] for it in items],
+            }
+        )
+
+
+__all__ = ["DatasetProvider", "TaskItem"]
