@@ -116,6 +116,8 @@ class EnvironmentRegistry:
             known = [n for a, n in self.list_environments() if a == adapter]
         except _native.UnknownNameError:
             return message
+        if name in known:
+            return message  # the unknown name is something else, e.g. the extractor
         close = difflib.get_close_matches(name, known, n=5, cutoff=0.6)
         hint = f" Close matches: {close}." if close else ""
         return f"{message}.{hint}" if "Adapter" in message else f"Unknown {adapter} task {name!r}.{hint} Known: {known}"

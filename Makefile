@@ -1,0 +1,53 @@
+# llenvs-go developer entry points. `make demo` and `make test` work on a
+# fresh machine with Go, CPython 3.10+ and a C compiler: they create .venv,
+# install the test dependencies and the package, then run.
+
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+PIP := $(PY) -m pip
+TEST_DEPS := cffi pytest datasets pyyaml reasoning-gym==0.1.25 ruff
+
+.PHONY: demo test go-test py-test install lib bench lint clean
+
+$(VENV)/.deps: python/pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install --quiet --upgrade pip
+	$(PIP) install --quiet $(TEST_DEPS)
+	touch $@
+
+## install: build the Go library and install the package into .venv
+install: $(VENV)/.deps
+	$(PIP) install --quiet --force-reinstall --no-deps ./python
+
+## demo: set up, then print a few leg_counting tasks and score a batch
+demo: install
+	$(PY) scripts/demo.py
+
+## test: go test (race detector on the pure-Go packages) and pytest against the installed package
+test: go-test py-test
+
+go-test:
+	go vet ./...
+	go test -race ./core/... ./envs/... ./masking/...
+	go test ./capi/... ./scripts/...
+
+py-test: install
+	$(VENV)/bin/pytest -q python/tests
+
+## lib: build build/libllenvs.so and its cgo header
+lib:
+	go build -buildmode=c-shared -o build/libllenvs.so ./capi
+
+## bench: the Python baseline and llenvs-go side by side
+bench: install
+	$(PY) scripts/bench_scoring.py
+
+## lint: gofmt, go vet and ruff
+lint: $(VENV)/.deps
+	@test -z "$$(gofmt -l .)" || (gofmt -l .; echo "gofmt: files above need formatting"; exit 1)
+	go vet ./...
+	$(VENV)/bin/ruff check python scripts
+
+clean:
+	rm -rf build/libllenvs.* python/llenvs_go/libllenvs.so $(VENV)

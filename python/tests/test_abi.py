@@ -1,0 +1,107 @@
+"""The C ABI as Python sees it: contract, errors, panics, handles."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from llenvs_go import _native
+
+
+def _declarations(text: str) -> list[str]:
+    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+    keep = []
+    for line in text.splitlines():
+        line = line.strip()
+        if not line or line.startswith(("#ifndef", "#endif", "#include")) or line == "#define LLENVS_H":
+            continue
+        keep.append(" ".join(line.split()))
+    return keep
+
+
+def test_cdef_matches_header(repo):
+    header = (repo / "capi" / "llenvs.h").read_text()
+    assert _declarations(_native.CDEF) == _declarations(header)
+
+
+def test_abi_version_and_info():
+    assert _native.lib().llenvs_abi_version() == _native.ABI_VERSION
+    info = _native.call("info")
+    assert info["abi_version"] == _native.ABI_VERSION
+    assert info["json"] == "sonic"
+
+
+def test_panic_in_go_is_a_python_exception_and_process_survives(leg_env):
+    import faulthandler
+
+    assert faulthandler.is_enabled()  # pytest enables it after load: Go must still recover
+    with pytest.raises(_native.InternalError, match="nil pointer"):
+        _native.call("panic_for_test")
+    assert len(leg_env) == 1000
+
+
+def test_malformed_json_is_value_error(leg_env):
+    L = _native.lib()
+    out = _native.ffi.new("char **")
+    out_len = _native.ffi.new("size_t *")
+    bad = b'{"task_index": '
+    rc = L.llenvs_env_call(leg_env.handle, b"reset", bad, len(bad), out, out_len)
+    msg = _native.take_buffer(out, out_len).decode()
+    assert rc == _native.ERR_INVALID
+    assert "malformed JSON" in msg
+
+
+def test_invalid_utf8_config_is_an_error_not_a_crash():
+    L = _native.lib()
+    h = _native.ffi.new("uint64_t *")
+    out = _native.ffi.new("char **")
+    out_len = _native.ffi.new("size_t *")
+    bad = b'{"name": "\xff\xfe"}'
+    rc = L.llenvs_env_new(bad, len(bad), h, out, out_len)
+    msg = _native.take_buffer(out, out_len).decode("utf-8", "replace")
+    assert rc != _native.OK and msg
+
+
+def test_unknown_method_and_stale_handle(leg_env):
+    with pytest.raises(ValueError, match="no method"):
+        _native.env_call(leg_env.handle, "frobnicate")
+    handle, _ = _native.env_new({"name": "leg_counting", "seed": 1})
+    _native.env_close(handle, __import__("os").getpid())
+    with pytest.raises(ValueError, match="invalid environment handle"):
+        _native.env_call(handle, "describe")
+    assert _native.lib().llenvs_env_close(handle) == _native.ERR_HANDLE
+
+
+def test_live_handles_return_to_baseline():
+    import gc
+
+    from llenvs_go.core.registry import environment_registry
+
+    gc.collect()
+    base = _native.live_handles()
+    envs = [environment_registry.get(name="leg_counting", seed=i, size=10) for i in range(5)]
+    assert _native.live_handles() == base + 5
+    envs[0].close()
+    assert _native.live_handles() == base + 4
+    del envs
+    gc.collect()
+    assert _native.live_handles() == base
+
+
+def test_thread_count_setter():
+    prev = _native.set_threads(1)
+    try:
+        assert _native.set_threads(0) == 1
+    finally:
+        _native.set_threads(prev)
+    assert _native.set_threads(0) == prev
+
+
+def test_unknown_adapter_lists_available():
+    from llenvs_go.core.registry import environment_registry
+
+    with pytest.raises(KeyError, match="reasoning_gym") as e:
+        environment_registry.get(name="leg_counting", adapter="reasoning-gym")
+    assert isinstance(e.value, ValueError)
+    assert "did you mean" in str(e.value)

@@ -1,0 +1,101 @@
+"""Pickling, threads, fork and spawn: the process model training jobs put us in."""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import pickle
+import threading
+
+import pytest
+
+from llenvs_go.integrations import DatasetProvider, Scorer
+
+
+def _responses(n: int) -> tuple[list[int], list[str]]:
+    idx = [i % 50 for i in range(n)]
+    resp = [f"thinking {i}... <answer>{(i * 7) % 300}</answer>" for i in range(n)]
+    return idx, resp
+
+
+def test_objects_pickle_by_configuration(leg_env):
+    scorer = Scorer(leg_env)
+    provider = DatasetProvider(leg_env, system_prompt=None)
+    s2 = pickle.loads(pickle.dumps(scorer))
+    p2 = pickle.loads(pickle.dumps(provider))
+    assert s2.environment.handle != 0
+    idx, resp = _responses(200)
+    assert s2.score_batch(idx, resp).totals == scorer.score_batch(idx, resp).totals
+    assert p2[3] == provider[3]
+    assert p2[3].messages == ({"role": "user", "content": provider[3].prompt},)
+
+
+def test_unseeded_environment_pickles_with_its_seed():
+    from llenvs_go.core.registry import environment_registry
+
+    env = environment_registry.get(name="leg_counting", size=100)
+    env2 = pickle.loads(pickle.dumps(env))
+    assert env.config["seed"] == env2.config["seed"]
+    assert DatasetProvider(env)[5] == DatasetProvider(env2)[5]
+
+
+def test_eight_threads_agree_with_serial(leg_env):
+    scorer = Scorer(leg_env)
+    idx, resp = _responses(3000)
+    serial = scorer.score_batch(idx, resp).totals
+    results: dict[int, list[float]] = {}
+    errors: list[BaseException] = []
+
+    def work(k: int) -> None:
+        try:
+            for _ in range(5):
+                results[k] = scorer.score_batch(idx, resp).totals
+            assert scorer.score(idx[k], resp[k]).total == serial[k]
+        except BaseException as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    assert all(results[k] == serial for k in range(8))
+
+
+def _fork_child(q):
+    from llenvs_go.core.registry import environment_registry
+
+    try:
+        environment_registry.get(name="leg_counting", seed=1, size=10)
+        q.put("no error")
+    except RuntimeError as e:
+        q.put(str(e))
+
+
+def test_fork_after_load_raises_clear_error(leg_env):
+    len(leg_env)  # make sure the library is loaded in the parent
+    ctx = mp.get_context("fork")
+    q = ctx.Queue()
+    p = ctx.Process(target=_fork_child, args=(q,))
+    p.start()
+    p.join(60)
+    if p.is_alive():
+        p.kill()
+        pytest.fail("forked child hung")
+    msg = q.get(timeout=5)
+    assert "spawn" in msg and "forkserver" in msg
+
+
+def _spawn_child(scorer, q):
+    q.put(scorer.score_batch([0, 1], ["<answer>100</answer>", "x"]).totals)
+
+
+def test_spawned_worker_rebuilds_the_handle(leg_env):
+    scorer = Scorer(leg_env)
+    ctx = mp.get_context("spawn")
+    q = ctx.Queue()
+    p = ctx.Process(target=_spawn_child, args=(scorer, q))
+    p.start()
+    got = q.get(timeout=120)
+    p.join(60)
+    assert got == scorer.score_batch([0, 1], ["<answer>100</answer>", "x"]).totals
