@@ -248,14 +248,48 @@ func dispatch(env core.Environment, method string, args map[string]any) (any, er
 			a.Text = &t
 		}
 		return env.Step(i, a)
-	case "entry":
+	case "entries":
+		ep, ok := env.(interface{ EntryAny(int) (any, error) })
+		if !ok {
+			break
+		}
+		raw, _ := args["indices"].([]any)
+		entries := make([]any, len(raw))
+		for k, r := range raw {
+			i, err := core.AsInt(r)
+			if err != nil {
+				return nil, fmt.Errorf("indices[%d]: %w", k, err)
+			}
+			if entries[k], err = ep.EntryAny(int(i)); err != nil {
+				return nil, err
+			}
+		}
+		return entries, nil
+	case "score_answers":
+		sa, ok := env.(interface {
+			ScoreAnswer(int, *string) (float64, error)
+		})
+		if !ok {
+			break
+		}
 		i, err := indexArg(args, "task_index")
 		if err != nil {
 			return nil, err
 		}
-		if ep, ok := env.(interface{ EntryAny(int) (any, error) }); ok {
-			return ep.EntryAny(i)
+		raw, _ := args["answers"].([]any)
+		scores := make([]float64, len(raw))
+		for k, r := range raw {
+			var a *string
+			if s, isStr := r.(string); isStr {
+				a = &s
+			} else if r != nil {
+				return nil, fmt.Errorf("answers[%d]: want a string or null", k)
+			}
+			if scores[k], err = sa.ScoreAnswer(i, a); err != nil {
+				return nil, err
+			}
 		}
+		return scores, nil
 	}
 	return nil, fmt.Errorf("environment %q has no method %q", env.Spec().Name, method)
 }
@@ -329,44 +363,44 @@ func llenvsgo_score_texts(h C.uint64_t, indices *C.int64_t, texts **C.char, lens
 // richLines writes one compact JSON object per item, newline separated, for
 // the Python side to decode lazily when an item is read.
 func richLines(st core.SingleTurn, idx []int64, outs []core.Scored, out **C.char, outLen *C.size_t) C.int32_t {
-	type line struct {
-		Answer     *string        `json:"answer"`
-		Expected   *string        `json:"expected"`
-		Extraction map[string]any `json:"extraction"`
-		Error      *string        `json:"error"`
-	}
 	ex, _ := st.(interface {
 		Expected(int) (string, error)
 		Extractor() core.Extractor
 	})
-	buf := make([]byte, 0, len(outs)*96)
+	buf := make([]byte, 0, len(outs)*128)
 	for k := range outs {
 		o := &outs[k]
-		var l line
-		if o.Extraction.Found {
-			a := o.Extraction.Answer
-			l.Answer = &a
-		}
-		if o.Err != nil {
-			msg := o.Err.Error()
-			l.Error = &msg
-		}
-		if ex != nil {
-			if gt, err := ex.Expected(int(idx[k])); err == nil {
-				l.Expected = &gt
-			}
-			l.Extraction = ex.Extractor().Describe(o.Extraction)
-		}
-		b, err := marshal(&l)
-		if err != nil {
-			return fail(fmt.Errorf("encoding item %d: %w", k, err), out, outLen)
-		}
 		if k > 0 {
 			buf = append(buf, '\n')
 		}
-		buf = append(buf, b...)
+		buf = append(buf, `{"answer":`...)
+		if o.Extraction.Found {
+			buf = appendJSONString(buf, o.Extraction.Answer)
+		} else {
+			buf = append(buf, "null"...)
+		}
+		buf = append(buf, `,"error":`...)
+		if o.Err != nil {
+			buf = appendJSONString(buf, o.Err.Error())
+		} else {
+			buf = append(buf, "null"...)
+		}
+		buf = append(buf, `,"expected":`...)
+		var extraction map[string]any
+		if ex != nil {
+			if gt, err := ex.Expected(int(idx[k])); err == nil {
+				buf = appendJSONString(buf, gt)
+			} else {
+				buf = append(buf, "null"...)
+			}
+			extraction = ex.Extractor().Describe(o.Extraction)
+		} else {
+			buf = append(buf, "null"...)
+		}
+		buf = append(buf, `,"extraction":`...)
+		buf = appendJSON(buf, extraction)
+		buf = append(buf, '}')
 	}
 	toC(buf, out, outLen)
 	return statusOK
 }
-

@@ -40,17 +40,19 @@ func IndexFold(s, needle string, from int) int {
 		upper = first - 32
 	}
 	for i := from; i+len(needle) <= len(s); i++ {
-		c := s[i]
-		if c != first && c != upper {
-			// Skip ahead to the next byte that could start a match.
-			j := strings.IndexAny(s[i:], string([]byte{first, upper}))
-			if j < 0 {
-				return -1
+		// Jump to the next byte that could start a match.
+		j := strings.IndexByte(s[i:], first)
+		if upper != first {
+			if k := strings.IndexByte(s[i:], upper); k >= 0 && (j < 0 || k < j) {
+				j = k
 			}
-			i += j
-			if i+len(needle) > len(s) {
-				return -1
-			}
+		}
+		if j < 0 {
+			return -1
+		}
+		i += j
+		if i+len(needle) > len(s) {
+			return -1
 		}
 		if EqualFoldASCII(s[i:i+len(needle)], needle) {
 			return i

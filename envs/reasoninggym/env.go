@@ -230,3 +230,16 @@ func (e *Env) EntryAny(i int) (any, error) {
 	}
 	return ent, nil
 }
+
+// ScoreAnswer is the task's own score_answer(answer, entry) for task i,
+// with no extraction; a nil answer is Python's None.
+func (e *Env) ScoreAnswer(i int, answer *string) (float64, error) {
+	ent, err := e.Entry(i)
+	if err != nil {
+		return 0, err
+	}
+	if answer == nil {
+		return e.task.Score("", false, ent), nil
+	}
+	return e.task.Score(*answer, true, ent), nil
+}

@@ -80,7 +80,7 @@ def test_partial_credit_matches_reasoning_gym(leg_env, rg_leg):
     scorer = Scorer(leg_env)
     answers = [rg_leg[4]["answer"], " " + rg_leg[4]["answer"] + " apples", "1" + rg_leg[4]["answer"]]
     res = scorer.score_batch([4] * 3, [f"<answer>{a}</answer>" for a in answers])
-    for r, a in zip(res, answers):
+    for r, a in zip(res, answers, strict=False):
         assert r.total == rg_leg.score_answer(a.strip(), rg_leg[4])
 
 

@@ -32,7 +32,7 @@ def test_single_turn_scoring_snippet(rg_leg):
     responses = ["<answer>4</answer>", "<answer>wrong</answer>", "<answer>6</answer>"]
     results = scorer.score_batch(task_indices=[0, 1, 2], responses=responses)
     assert len(results) == 3
-    for i, (res, resp) in enumerate(zip(results, responses)):
+    for i, (res, resp) in enumerate(zip(results, responses, strict=False)):
         expected = rg_leg.score_answer(resp[len("<answer>"):-len("</answer>")], rg_leg[i])
         assert res.total == expected
         assert res.extracted_answer == resp[len("<answer>"):-len("</answer>")]

@@ -245,7 +245,12 @@ class Environment:
         return StepResult(next_state=next_state, rewards=signals, terminated=True, truncated=False,
                           extracted_action=extracted, resolved_action=extracted, info=r["info"])
 
-    def entry(self, task_index: int) -> dict[str, Any]:
-        """The raw reasoning-gym style entry ``{"question", "answer", "metadata"}`` of a task."""
+    def entries(self, indices: list[int]) -> list[dict[str, Any]]:
+        """The raw reasoning-gym entries ``{"question", "answer", "metadata"}`` of some tasks."""
+        idx = [self.check_index(i) for i in indices]
+        return _native.env_call(self.handle, "entries", {"indices": idx})
+
+    def score_answers(self, task_index: int, answers: list[str | None]) -> list[float]:
+        """The task's own ``score_answer`` for each answer, with no extraction (None is Python's None)."""
         i = self.check_index(task_index)
-        return _native.env_call(self.handle, "entry", {"task_index": i})
+        return _native.env_call(self.handle, "score_answers", {"task_index": i, "answers": list(answers)})

@@ -106,7 +106,7 @@ class EnvironmentRegistry:
             config["data_dir"] = d
         env = Environment(config, system_prompt=system_prompt, prompt_template=prompt_template)
         try:
-            env.handle  # validate now: a bad name or config fails here, not on first use
+            _ = env.handle  # validate now: a bad name or config fails here, not on first use
         except _native.UnknownNameError as e:
             raise _native.UnknownNameError(self._unknown_message(name, adapter, str(e))) from None
         return env

@@ -9,8 +9,7 @@ item is read.
 from __future__ import annotations
 
 import json
-from array import array
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, overload
 
@@ -41,24 +40,28 @@ class ScoringResult:
 class ScoringResults(Sequence[ScoringResult]):
     """The results of ``score_batch``, in input order.
 
-    A read-only sequence: ``totals`` is ready at once; each ``ScoringResult``
-    is built when it is first read.
+    A read-only sequence. ``totals`` is ready at once; the rich part of the
+    results (extracted answers, metadata) is fetched from Go in one call the
+    first time any item is read, and each ``ScoringResult`` is built when it
+    is read.
     """
 
-    __slots__ = ("_totals", "_values", "_flags", "_lines", "_names", "_cache")
+    __slots__ = ("_totals", "_values", "_flags", "_lines", "_names", "_cache", "_refetch")
 
-    def __init__(self, totals: array, values: array, flags: bytearray, lines: list[bytes], names: list[str]):
+    def __init__(self, totals: list[float], values: list[float], flags: bytes, names: list[str],
+                 lines: list[bytes] | None, refetch: Callable[[], list[bytes]] | None):
         self._totals = totals
         self._values = values
         self._flags = flags
-        self._lines = lines
         self._names = names
+        self._lines = lines
+        self._refetch = refetch
         self._cache: dict[int, ScoringResult] = {}
 
     @property
     def totals(self) -> list[float]:
-        """Every item's total, as a list of floats."""
-        return self._totals.tolist()
+        """Every item's total (a new list of floats)."""
+        return list(self._totals)
 
     def __len__(self) -> int:
         return len(self._totals)
@@ -88,13 +91,19 @@ class ScoringResults(Sequence[ScoringResult]):
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Sequence):
-            return len(self) == len(other) and all(a == b for a, b in zip(self, other))
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
         return NotImplemented
 
+    __hash__ = None  # type: ignore[assignment]
+
     def __repr__(self) -> str:
-        return f"ScoringResults({len(self)} items, mean total {sum(self.totals) / max(len(self), 1):.4f})"
+        return f"ScoringResults({len(self)} items, mean total {sum(self._totals) / max(len(self), 1):.4f})"
 
     def _build(self, i: int) -> ScoringResult:
+        if self._lines is None:
+            assert self._refetch is not None
+            self._lines = self._refetch()
+            self._refetch = None
         k = len(self._names)
         line = json.loads(self._lines[i])
         signals = {name: self._values[i * k + j] for j, name in enumerate(self._names)}
@@ -130,6 +139,7 @@ class Scorer:
                 "(supports_task_index=False)."
             )
         self.environment = environment
+        self._names = [s["name"] for s in environment.signal_specs]
 
     @classmethod
     def from_config(cls, config: Any) -> Scorer:
@@ -142,11 +152,11 @@ class Scorer:
     @property
     def signal_names(self) -> list[str]:
         """Names of the signals in every result, in order."""
-        return [s["name"] for s in self.environment.signal_specs]
+        return list(self._names)
 
     def score(self, task_index: int, response: str) -> ScoringResult:
         """Score one response against task ``task_index``."""
-        return self._run([task_index], (response,), rich=True)[0]
+        return self._run((task_index,), (response,), rich=True)[0]
 
     def score_batch(self, task_indices: Sequence[int], responses: Sequence[str]) -> ScoringResults:
         """Score ``responses[i]`` against task ``task_indices[i]`` for every i, in one call into Go.
@@ -156,52 +166,63 @@ class Scorer:
             TaskIndexError: a task index is out of range (names its position).
             TypeError: an index is not an int or a response is not a str.
         """
-        return self._run(task_indices, responses, rich=True)
+        return self._run(task_indices, responses, rich=False)
 
     def totals(self, task_indices: Sequence[int], responses: Sequence[str]) -> list[float]:
         """Only the total reward per response: the fast path reward functions use."""
-        return self._run(task_indices, responses, rich=False).totals
+        return self._run(task_indices, responses, rich=False)._totals
 
     def _run(self, task_indices: Sequence[int], responses: Sequence[str], rich: bool) -> ScoringResults:
         texts = responses if type(responses) is tuple else tuple(responses)
-        try:
-            idx = array("q", task_indices)
-        except TypeError:
-            bad = next((i for i, t in enumerate(task_indices) if isinstance(t, bool) or not hasattr(t, "__index__")))
-            raise TypeError(
-                f"task_indices[{bad}] must be an int, got {type(list(task_indices)[bad]).__name__}"
-            ) from None
-        except OverflowError as e:
-            raise _native.TaskIndexError(f"task index out of range: {e}") from None
         n = len(texts)
-        if len(idx) != n:
-            raise ValueError(f"task_indices and responses must have the same length, got {len(idx)} and {n}")
-        names = self.signal_names
+        if len(task_indices) != n:
+            raise ValueError(f"task_indices and responses must have the same length, got {len(task_indices)} and {n}")
+        try:
+            idx = ffi.new("int64_t[]", task_indices)
+        except (TypeError, OverflowError):
+            raise self._index_error(task_indices) from None
+        names = self._names
+        totals = ffi.new("double[]", n)
+        values = ffi.new("double[]", n * len(names))
+        flags = ffi.new("uint8_t[]", n)
+        lines = self._call(idx, texts, totals, values, flags, rich)
+
+        def refetch() -> list[bytes]:
+            return self._call(idx, texts, ffi.new("double[]", n), ffi.new("double[]", n * len(names)),
+                              ffi.new("uint8_t[]", n), True)
+
+        return ScoringResults(ffi.unpack(totals, n), ffi.unpack(values, n * len(names)), ffi.unpack(flags, n),
+                              names, lines if rich else None, None if rich else refetch)
+
+    def _call(self, idx: Any, texts: tuple, totals: Any, values: Any, flags: Any, rich: bool) -> list[bytes]:
+        n = len(texts)
         handle = self.environment.handle
-        totals = array("d", bytes(8 * n))
-        values = array("d", bytes(8 * n * len(names)))
-        flags = bytearray(n)
         L = _native.lib()
         out = ffi.new("char **")
         out_len = ffi.new("size_t *")
-        c_idx = ffi.from_buffer("int64_t[]", idx) if n else ffi.NULL
-        c_tot = ffi.from_buffer("double[]", totals) if n else ffi.NULL
-        c_val = ffi.from_buffer("double[]", values) if n else ffi.NULL
-        c_flags = ffi.from_buffer("uint8_t[]", flags) if n else ffi.NULL
-        rc = L.llenvs_score_pytuple(handle, c_idx, ffi.cast("void *", id(texts)), n, c_tot, c_val, c_flags,
-                                    int(rich), out, out_len)
+        rc = L.llenvs_score_pytuple(handle, idx, ffi.cast("void *", id(texts)), n, totals, values, flags, int(rich),
+                                    out, out_len)
         if rc == _native.ERR_ENCODING:
             _native.take_buffer(out, out_len)
-            rc = self._run_encoded(handle, texts, c_idx, n, c_tot, c_val, c_flags, rich, out, out_len)
+            rc = self._call_encoded(handle, texts, idx, totals, values, flags, rich, out, out_len)
         data = _native.take_buffer(out, out_len)
         if rc != _native.OK:
             _native.raise_for(rc, data)
-        lines = data.split(b"\n") if rich and n else []
-        return ScoringResults(totals, values, flags, lines, names)
+        return data.split(b"\n") if rich and n else []
 
     @staticmethod
-    def _run_encoded(handle: int, texts: tuple, c_idx: Any, n: int, c_tot: Any, c_val: Any, c_flags: Any,
-                     rich: bool, out: Any, out_len: Any) -> int:
+    def _index_error(task_indices: Sequence[int]) -> Exception:
+        for i, t in enumerate(task_indices):
+            if isinstance(t, bool) or not hasattr(t, "__index__"):
+                return TypeError(f"task_indices[{i}] must be an int, got {type(t).__name__}")
+            v = t.__index__()
+            if not -(2**63) <= v < 2**63:
+                return _native.TaskIndexError(f"task_indices[{i}]: task_index {v} out of bounds")
+        return TypeError("task_indices must be a sequence of ints")
+
+    @staticmethod
+    def _call_encoded(handle: int, texts: tuple, idx: Any, totals: Any, values: Any, flags: Any,
+                      rich: bool, out: Any, out_len: Any) -> int:
         # Slow path for strs CPython cannot encode as UTF-8 (lone surrogates):
         # they are passed with the surrogates kept as bytes, as "surrogatepass" encodes them.
         encoded = []
@@ -211,6 +232,6 @@ class Scorer:
             encoded.append(t.encode("utf-8", "surrogatepass"))
         keep = [ffi.from_buffer(b) for b in encoded]
         ptrs = ffi.new("char *[]", keep)
-        lens = array("q", map(len, encoded))
-        return _native.lib().llenvs_score_texts(handle, c_idx, ptrs, ffi.from_buffer("int64_t[]", lens), n, c_tot,
-                                                c_val, c_flags, int(rich), out, out_len)
+        lens = ffi.new("int64_t[]", [len(b) for b in encoded])
+        return _native.lib().llenvs_score_texts(handle, idx, ptrs, lens, len(texts), totals, values, flags,
+                                                int(rich), out, out_len)

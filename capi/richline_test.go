@@ -1,0 +1,42 @@
+package main
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+func TestAppendJSONMatchesEncodingJSON(t *testing.T) {
+	tests := []struct {
+		name string
+		in   any
+	}{
+		{"plain", "42"},
+		{"quotes and escapes", "a\"b\\c\nd\re\tf\x01g"},
+		{"unicode", "é – \u2028 𝄞"},
+		{"invalid utf8", "a\xffb\xc3"},
+		{"map sorted", map[string]any{"b": 1, "a": true, "c": nil, "d": 1.5, "e": []any{"x", int64(-3)}}},
+		{"nested", map[string]any{"found": false, "tag_name": "answer", "m": map[string]any{"k": "v"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := string(appendJSON(nil, tt.in))
+			want, err := json.Marshal(tt.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// encoding/json escapes <, >, & and U+2028/9 for HTML; compare decoded values instead.
+			var g, w any
+			if err := json.Unmarshal([]byte(got), &g); err != nil {
+				t.Fatalf("appendJSON produced invalid JSON %q: %v", got, err)
+			}
+			if err := json.Unmarshal(want, &w); err != nil {
+				t.Fatal(err)
+			}
+			gb, _ := json.Marshal(g)
+			wb, _ := json.Marshal(w)
+			if string(gb) != string(wb) {
+				t.Errorf("appendJSON(%#v) = %s, want %s", tt.in, got, want)
+			}
+		})
+	}
+}
