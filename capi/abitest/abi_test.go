@@ -1,0 +1,196 @@
+//go:build linux
+
+// Package abitest drives every export of the built libllenvs.so through
+// purego, as a C caller would, to check the ABI contract of capi/llenvs.h
+// independently of the Python binding.
+package abitest
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unsafe"
+
+	"github.com/ebitengine/purego"
+)
+
+var lib struct {
+	abiVersion  func() int32
+	free        func(unsafe.Pointer)
+	setMaxProcs func(int32) int32
+	liveHandles func() int64
+	call        func(method string, req []byte, n uintptr, out *unsafe.Pointer, outLen *uintptr) int32
+	envNew      func(cfg []byte, n uintptr, h *uint64, out *unsafe.Pointer, outLen *uintptr) int32
+	envCall     func(h uint64, method string, req []byte, n uintptr, out *unsafe.Pointer, outLen *uintptr) int32
+	envClose    func(h uint64) int32
+	scoreTexts  func(h uint64, idx *int64, texts *unsafe.Pointer, lens *int64, n uintptr, totals, values *float64,
+		flags *uint8, rich int32, out *unsafe.Pointer, outLen *uintptr) int32
+}
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "llenvs-abi")
+	if err != nil {
+		panic(err)
+	}
+	so := filepath.Join(dir, "libllenvs.so")
+	build := exec.Command("go", "build", "-buildmode=c-shared", "-o", so, "../")
+	build.Stderr = os.Stderr
+	if err := build.Run(); err != nil {
+		panic("building the library: " + err.Error())
+	}
+	h, err := purego.Dlopen(so, purego.RTLD_NOW|purego.RTLD_GLOBAL)
+	if err != nil {
+		panic(err)
+	}
+	purego.RegisterLibFunc(&lib.abiVersion, h, "llenvs_abi_version")
+	purego.RegisterLibFunc(&lib.free, h, "llenvs_free")
+	purego.RegisterLibFunc(&lib.setMaxProcs, h, "llenvs_set_max_procs")
+	purego.RegisterLibFunc(&lib.liveHandles, h, "llenvs_live_handles")
+	purego.RegisterLibFunc(&lib.call, h, "llenvs_call")
+	purego.RegisterLibFunc(&lib.envNew, h, "llenvs_env_new")
+	purego.RegisterLibFunc(&lib.envCall, h, "llenvs_env_call")
+	purego.RegisterLibFunc(&lib.envClose, h, "llenvs_env_close")
+	purego.RegisterLibFunc(&lib.scoreTexts, h, "llenvs_score_texts")
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// take copies a library-allocated buffer and frees it.
+func take(p unsafe.Pointer, n uintptr) string {
+	if p == nil {
+		return ""
+	}
+	s := string(unsafe.Slice((*byte)(p), n))
+	lib.free(p)
+	return s
+}
+
+func newEnv(t *testing.T, cfg string) uint64 {
+	t.Helper()
+	var h uint64
+	var out unsafe.Pointer
+	var n uintptr
+	if rc := lib.envNew([]byte(cfg), uintptr(len(cfg)), &h, &out, &n); rc != 0 {
+		t.Fatalf("env_new(%s) = %d: %s", cfg, rc, take(out, n))
+	}
+	take(out, n)
+	return h
+}
+
+func TestVersionThreadsAndInfo(t *testing.T) {
+	if v := lib.abiVersion(); v != 1 {
+		t.Fatalf("abi version %d", v)
+	}
+	prev := lib.setMaxProcs(1)
+	if got := lib.setMaxProcs(prev); got != 1 {
+		t.Errorf("set_max_procs did not stick: got %d", got)
+	}
+	var out unsafe.Pointer
+	var n uintptr
+	if rc := lib.call("info", nil, 0, &out, &n); rc != 0 {
+		t.Fatalf("info rc %d", rc)
+	}
+	var info map[string]any
+	if err := json.Unmarshal([]byte(take(out, n)), &info); err != nil || info["abi_version"] != float64(1) {
+		t.Errorf("info = %v, %v", info, err)
+	}
+}
+
+func TestErrorsCarryStatusAndMessage(t *testing.T) {
+	tests := []struct {
+		name, cfg string
+		rc        int32
+		msg       string
+	}{
+		{"malformed JSON", `{"name":`, -1, "malformed JSON"},
+		{"unknown task", `{"name":"nope"}`, -6, "no native port"},
+		{"unknown adapter", `{"name":"leg_counting","adapter":"x"}`, -6, "not registered"},
+		{"unknown key", `{"name":"leg_counting","sead":1}`, -1, `did you mean "seed"`},
+		{"bad size", `{"name":"leg_counting","size":0}`, -1, "size must be a positive"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var h uint64
+			var out unsafe.Pointer
+			var n uintptr
+			rc := lib.envNew([]byte(tt.cfg), uintptr(len(tt.cfg)), &h, &out, &n)
+			msg := take(out, n)
+			if rc != tt.rc || !strings.Contains(msg, tt.msg) {
+				t.Errorf("rc %d msg %q; want rc %d containing %q", rc, msg, tt.rc, tt.msg)
+			}
+		})
+	}
+	var out unsafe.Pointer
+	var n uintptr
+	if rc := lib.call("panic_for_test", nil, 0, &out, &n); rc != -4 {
+		t.Errorf("panic rc %d", rc)
+	}
+	if msg := take(out, n); !strings.Contains(msg, "nil pointer") {
+		t.Errorf("panic message %q", msg)
+	}
+}
+
+func TestHandleLifecycleAndScoring(t *testing.T) {
+	base := lib.liveHandles()
+	h := newEnv(t, `{"name":"leg_counting","seed":42,"size":10}`)
+	if lib.liveHandles() != base+1 {
+		t.Fatalf("live handles %d, want %d", lib.liveHandles(), base+1)
+	}
+	var out unsafe.Pointer
+	var n uintptr
+	req := []byte(`{"task_index":0}`)
+	if rc := lib.envCall(h, "reset", req, uintptr(len(req)), &out, &n); rc != 0 {
+		t.Fatalf("reset rc %d: %s", rc, take(out, n))
+	}
+	var task struct {
+		GroundTruth string `json:"ground_truth"`
+	}
+	if err := json.Unmarshal([]byte(take(out, n)), &task); err != nil || task.GroundTruth != "100" {
+		t.Fatalf("reset gave %+v, %v (seed 42 item 0 of reasoning-gym is 100)", task, err)
+	}
+
+	texts := []string{"<answer>100</answer>", "<answer>99</answer>", "none"}
+	ptrs := make([]unsafe.Pointer, len(texts))
+	lens := make([]int64, len(texts))
+	for i, s := range texts {
+		b := append([]byte(s), 0)
+		ptrs[i] = unsafe.Pointer(&b[0])
+		lens[i] = int64(len(s))
+	}
+	idx := []int64{0, 0, 0}
+	totals := make([]float64, 3)
+	values := make([]float64, 3)
+	flags := make([]uint8, 3)
+	if rc := lib.scoreTexts(h, &idx[0], &ptrs[0], &lens[0], 3, &totals[0], &values[0], &flags[0], 1, &out, &n); rc != 0 {
+		t.Fatalf("score rc %d: %s", rc, take(out, n))
+	}
+	lines := strings.Split(take(out, n), "\n")
+	if totals[0] != 1 || totals[1] != 0 || totals[2] != 0 || flags[0] != 1 || flags[2] != 0 || len(lines) != 3 {
+		t.Errorf("totals %v flags %v lines %q", totals, flags, lines)
+	}
+	bad := []int64{0, 10, 0}
+	if rc := lib.scoreTexts(h, &bad[0], &ptrs[0], &lens[0], 3, &totals[0], &values[0], &flags[0], 0, &out, &n); rc != -3 {
+		t.Errorf("out-of-range index rc %d", rc)
+	}
+	if msg := take(out, n); !strings.Contains(msg, "task_indices[1]") {
+		t.Errorf("index error message %q", msg)
+	}
+
+	if rc := lib.envClose(h); rc != 0 {
+		t.Fatalf("close rc %d", rc)
+	}
+	if rc := lib.envClose(h); rc != -2 {
+		t.Errorf("second close rc %d, want -2", rc)
+	}
+	if rc := lib.envCall(h, "reset", req, uintptr(len(req)), &out, &n); rc != -2 {
+		t.Errorf("stale handle rc %d", rc)
+	}
+	take(out, n)
+	if lib.liveHandles() != base {
+		t.Errorf("live handles %d after close, want %d", lib.liveHandles(), base)
+	}
+}
