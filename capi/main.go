@@ -18,6 +18,7 @@ import (
 	"unsafe"
 
 	"github.com/llenvs/llenvs-go/core"
+	_ "github.com/llenvs/llenvs-go/envs/external"
 	_ "github.com/llenvs/llenvs-go/envs/reasoninggym"
 )
 
@@ -363,10 +364,8 @@ func llenvsgo_score_texts(h C.uint64_t, indices *C.int64_t, texts **C.char, lens
 // richLines writes one compact JSON object per item, newline separated, for
 // the Python side to decode lazily when an item is read.
 func richLines(st core.SingleTurn, idx []int64, outs []core.Scored, out **C.char, outLen *C.size_t) C.int32_t {
-	ex, _ := st.(interface {
-		Expected(int) (string, error)
-		Extractor() core.Extractor
-	})
+	exp, _ := st.(interface{ Expected(int) (string, error) })
+	ex, _ := st.(interface{ Extractor() core.Extractor })
 	buf := make([]byte, 0, len(outs)*128)
 	for k := range outs {
 		o := &outs[k]
@@ -386,16 +385,14 @@ func richLines(st core.SingleTurn, idx []int64, outs []core.Scored, out **C.char
 			buf = append(buf, "null"...)
 		}
 		buf = append(buf, `,"expected":`...)
-		var extraction map[string]any
-		if ex != nil {
-			if gt, err := ex.Expected(int(idx[k])); err == nil {
-				buf = appendJSONString(buf, gt)
-			} else {
-				buf = append(buf, "null"...)
-			}
-			extraction = ex.Extractor().Describe(o.Extraction)
+		if gt, err := expectedOf(exp, int(idx[k])); err == nil {
+			buf = appendJSONString(buf, gt)
 		} else {
 			buf = append(buf, "null"...)
+		}
+		var extraction map[string]any
+		if ex != nil {
+			extraction = ex.Extractor().Describe(o.Extraction)
 		}
 		buf = append(buf, `,"extraction":`...)
 		buf = appendJSON(buf, extraction)
@@ -403,4 +400,11 @@ func richLines(st core.SingleTurn, idx []int64, outs []core.Scored, out **C.char
 	}
 	toC(buf, out, outLen)
 	return statusOK
+}
+
+func expectedOf(exp interface{ Expected(int) (string, error) }, i int) (string, error) {
+	if exp == nil {
+		return "", errors.New("no ground truth")
+	}
+	return exp.Expected(i)
 }

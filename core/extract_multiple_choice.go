@@ -126,17 +126,11 @@ func (m *MultipleChoiceExtractor) Extract(text string) Extraction {
 func (m *MultipleChoiceExtractor) findKeyword(text string) (Extraction, rune) {
 	var x Extraction
 	var letter rune
-	nextAnswer, nextChoice := -2, -2 // -2: not looked up yet; -1: none left
+	answers, choices := newFoldFinder(text, "answer"), newFoldFinder(text, "choice")
 	for pos := 0; pos < len(text); {
-		if nextAnswer != -1 && nextAnswer < pos {
-			nextAnswer = IndexFold(text, "answer", pos)
-		}
-		if nextChoice != -1 && nextChoice < pos {
-			nextChoice = IndexFold(text, "choice", pos)
-		}
-		k := nextAnswer
-		if k < 0 || (nextChoice >= 0 && nextChoice < k) {
-			k = nextChoice
+		k := answers.next(pos)
+		if c := choices.next(pos); c >= 0 && (k < 0 || c < k) {
+			k = c
 		}
 		if k < 0 {
 			break

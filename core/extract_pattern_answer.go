@@ -3,14 +3,17 @@ package core
 import (
 	"fmt"
 	"regexp"
+	"slices"
+	"strings"
+	"unicode/utf8"
 )
 
 // DefaultAnswerPatterns are llenvs' default pattern_answer prefixes, as
-// Python regular expressions.
+// Python regular expressions. Do not modify.
 var DefaultAnswerPatterns = []string{`the\s+answer\s+is\s+`, `therefore,?\s+`, `=\s+`}
 
 // defaultAnswerPatternsGo are DefaultAnswerPatterns in Go syntax, with
-// Python's Unicode \s.
+// Python's Unicode \s: the reference the hand scanner is tested against.
 var defaultAnswerPatternsGo = []string{
 	`the` + pyWhitespaceClass + `+answer` + pyWhitespaceClass + `+is` + pyWhitespaceClass + `+`,
 	`therefore,?` + pyWhitespaceClass + `+`,
@@ -24,28 +27,44 @@ var defaultAnswerPatternsGo = []string{
 // the matches of all patterns the one that starts last wins (on a tie the
 // earlier pattern); the result is stripped.
 //
-// llenvs ends the answer with a lookahead, which Go's regexp lacks; here
-// the terminator is matched and the next search starts where the answer
-// ends, which finds the same matches. The default patterns keep Python's
-// Unicode whitespace; user patterns are Go RE2 syntax, where \s, \d, \w
-// and \b are ASCII-only and lookarounds are not supported.
+// The default patterns are scanned by hand with Python's semantics
+// (Unicode whitespace; keywords in ASCII case folding). User patterns are
+// Go RE2 syntax, where \s, \d, \w and \b are ASCII-only and lookarounds
+// are not supported. llenvs ends the answer with a lookahead, which Go's
+// regexp lacks; for user patterns the terminator is matched instead and
+// the next search starts where the answer ends, which finds the same
+// matches.
 type PatternAnswerExtractor struct {
 	Patterns []string
-	its      []*matchIter
-	extras   []map[string]any
+	// builtin is set for the default patterns, which are scanned by hand
+	// rather than with Go's regexp (several times faster on long texts).
+	builtin bool
+	its     []*matchIter
+	extras  []map[string]any
 }
 
 // NewPatternAnswerExtractor compiles patterns (Go syntax); nil means the
-// defaults.
+// defaults, DefaultAnswerPatterns, which are scanned by hand with Python's
+// semantics.
 func NewPatternAnswerExtractor(patterns []string) (*PatternAnswerExtractor, error) {
 	const what = "pattern_answer extractor config"
-	goPatterns := patterns
 	if patterns == nil {
-		patterns, goPatterns = DefaultAnswerPatterns, defaultAnswerPatternsGo
+		patterns = DefaultAnswerPatterns
 	}
 	if len(patterns) == 0 {
 		return nil, fmt.Errorf("%s: \"patterns\" is an empty list, so nothing could ever match; leave it out for the defaults %q", what, DefaultAnswerPatterns)
 	}
+	if slices.Equal(patterns, DefaultAnswerPatterns) {
+		p := &PatternAnswerExtractor{Patterns: DefaultAnswerPatterns, builtin: true}
+		p.setExtras()
+		return p, nil
+	}
+	return newRegexPatternAnswer(patterns, patterns)
+}
+
+// newRegexPatternAnswer compiles goPatterns, reported as patterns.
+func newRegexPatternAnswer(patterns, goPatterns []string) (*PatternAnswerExtractor, error) {
+	const what = "pattern_answer extractor config"
 	p := &PatternAnswerExtractor{Patterns: patterns}
 	for i, src := range goPatterns {
 		if _, err := regexp.Compile(src); err != nil {
@@ -57,9 +76,16 @@ func NewPatternAnswerExtractor(patterns []string) (*PatternAnswerExtractor, erro
 			return nil, fmt.Errorf("%s: patterns[%d]: invalid pattern %q: %v", what, i, src, err)
 		}
 		p.its = append(p.its, it)
-		p.extras = append(p.extras, map[string]any{paPatternKey: i})
 	}
+	p.setExtras()
 	return p, nil
+}
+
+func (p *PatternAnswerExtractor) setExtras() {
+	p.extras = make([]map[string]any, len(p.Patterns))
+	for i := range p.Patterns {
+		p.extras[i] = map[string]any{paPatternKey: i}
+	}
 }
 
 // paPatternKey is the Extra key that holds the index of the pattern used.
@@ -90,31 +116,147 @@ func (p *PatternAnswerExtractor) Name() string { return "pattern_answer" }
 // Extract finds, for each pattern, its last match, and keeps the one that
 // starts last.
 func (p *PatternAnswerExtractor) Extract(text string) Extraction {
-	var best []int
+	var best paMatch
 	bestIdx, bestN := -1, 0
-	for i, it := range p.its {
-		// Matches never overlap: the next search starts where the
-		// answer (group 1) ends, as after llenvs' lookahead.
-		var last []int
-		n := 0
-		for pos := 0; pos <= len(text); {
-			m := it.at(text, pos)
-			if m == nil {
-				break
-			}
-			last = m
-			n++
-			pos = m[3]
+	for i := range p.Patterns {
+		var last paMatch
+		var n int
+		if p.builtin {
+			last, n = lastBuiltinAnswer(text, i)
+		} else {
+			last, n = p.lastRegexAnswer(text, i)
 		}
-		if last != nil && (best == nil || last[0] > best[0]) {
+		if n > 0 && (bestIdx < 0 || last.start > best.start) {
 			best, bestIdx, bestN = last, i, n
 		}
 	}
-	if best == nil {
+	if bestIdx < 0 {
 		return Extraction{}
 	}
-	return Extraction{Found: true, Answer: PyStrip(text[best[2]:best[3]]), MatchStart: best[0],
-		MatchEnd: best[3], NumMatches: bestN, Extra: p.extras[bestIdx]}
+	return Extraction{Found: true, Answer: PyStrip(text[best.body:best.end]), MatchStart: best.start,
+		MatchEnd: best.end, NumMatches: bestN, Extra: p.extras[bestIdx]}
+}
+
+// paMatch is one pattern_answer match: where the prefix starts, where the
+// answer starts and where it ends (the end of the match).
+type paMatch struct{ start, body, end int }
+
+// lastRegexAnswer returns the last match of user pattern i and how many
+// there are. Matches never overlap: the next search starts where the
+// answer (group 1) ends, as after llenvs' lookahead.
+func (p *PatternAnswerExtractor) lastRegexAnswer(text string, i int) (paMatch, int) {
+	var last paMatch
+	n := 0
+	for pos := 0; pos <= len(text); {
+		m := p.its[i].at(text, pos)
+		if m == nil {
+			break
+		}
+		last = paMatch{m[0], m[2], m[3]}
+		n++
+		pos = m[3]
+	}
+	return last, n
+}
+
+// lastBuiltinAnswer scans for default pattern i: "the\s+answer\s+is\s+",
+// "therefore,?\s+" or "=\s+" (keywords in ASCII case folding, Python's
+// Unicode whitespace), then the answer, exactly as the regular expression
+// with its backtracking would.
+func lastBuiltinAnswer(text string, i int) (paMatch, int) {
+	var keyword string
+	switch i {
+	case 0:
+		keyword = "the"
+	case 1:
+		keyword = "therefore"
+	default:
+		keyword = "="
+	}
+	find := newFoldFinder(text, keyword)
+	var last paMatch
+	n := 0
+	for pos := 0; ; {
+		k := find.next(pos)
+		if k < 0 {
+			break
+		}
+		if a, e, ok := builtinPrefix(text, i, k+len(keyword)); ok {
+			if q, ok := answerStart(text, a, e); ok {
+				last = paMatch{k, q, answerEnd(text, q)}
+				n++
+				pos = last.end
+				continue
+			}
+		}
+		pos = k + 1
+	}
+	return last, n
+}
+
+// builtinPrefix matches the rest of default pattern i after its keyword,
+// which ends at j, and returns the final whitespace run [a, e).
+func builtinPrefix(text string, i, j int) (a, e int, ok bool) {
+	switch i {
+	case 0: // the\s+answer\s+is\s+
+		for _, w := range []string{"answer", "is"} {
+			e := skipSpace(text, j)
+			if e == j || !hasFoldAt(text, e, w) {
+				return 0, 0, false
+			}
+			j = e + len(w)
+		}
+	case 1: // therefore,?\s+ (without its comma, \s+ cannot start at ",")
+		if j < len(text) && text[j] == ',' {
+			j++
+		}
+	}
+	e = skipSpace(text, j)
+	return j, e, e > j
+}
+
+// answerStart is where `(.+?)` starts after `\s+` matched the whitespace
+// run [a, e): at e, unless the run reaches the end of the text, in which
+// case the regex gives back whitespace until the answer can be one
+// character that is not a newline.
+func answerStart(text string, a, e int) (int, bool) {
+	if e < len(text) {
+		return e, true // text[e] is not whitespace, so not "\n"
+	}
+	for q := e; q > a; {
+		r, w := utf8.DecodeLastRuneInString(text[a:q])
+		q -= w
+		if q == a {
+			break // \s+ must keep one character
+		}
+		if r != '\n' {
+			return q, true
+		}
+	}
+	return 0, false
+}
+
+// answerEnd is where the lazy answer that starts at q (with one character
+// that is not a newline) stops: before the first ". " or "." that ends the
+// line, before a newline, or at the end.
+func answerEnd(text string, q int) int {
+	_, w := runeAt(text, q)
+	k := q + w
+	for k < len(text) {
+		j := strings.IndexAny(text[k:], ".\n")
+		if j < 0 {
+			return len(text)
+		}
+		k += j
+		if text[k] == '\n' {
+			return k
+		}
+		if r, w := runeAt(text, k+1); w == 0 || PyIsSpace(r) {
+			return k
+		}
+		k++
+	}
+	return k
 }
 
 // Describe renders llenvs' pattern_answer metadata (byte offsets; the

@@ -3,6 +3,7 @@ package core
 import (
 	"fmt"
 	"regexp"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -191,4 +192,63 @@ func (it *matchIter) last(text string) (last []int, n int) {
 		}
 	}
 	return last, n
+}
+
+// foldFinder finds the successive ASCII-case-insensitive occurrences of a
+// lowercase ASCII needle in s. Asked with non-decreasing offsets, it reads
+// each byte of s a bounded number of times over all calls (it remembers
+// where the next lower- and upper-case first bytes are).
+type foldFinder struct {
+	s, needle      string
+	lo, up         byte
+	nextLo, nextUp int // -2: not looked up; -1: none left
+}
+
+func newFoldFinder(s, needle string) *foldFinder {
+	f := &foldFinder{s: s, needle: needle, lo: needle[0], up: needle[0], nextLo: -2, nextUp: -2}
+	if f.lo >= 'a' && f.lo <= 'z' {
+		f.up = f.lo - 32
+	} else {
+		f.nextUp = -1
+	}
+	return f
+}
+
+// next returns the first occurrence at or after from, or -1.
+func (f *foldFinder) next(from int) int {
+	for {
+		if f.nextLo != -1 && f.nextLo < from {
+			f.nextLo = indexByteFrom(f.s, f.lo, from)
+		}
+		if f.nextUp != -1 && f.nextUp < from {
+			f.nextUp = indexByteFrom(f.s, f.up, from)
+		}
+		j := f.nextLo
+		if j < 0 || (f.nextUp >= 0 && f.nextUp < j) {
+			j = f.nextUp
+		}
+		if j < 0 || j+len(f.needle) > len(f.s) {
+			return -1
+		}
+		if EqualFoldASCII(f.s[j:j+len(f.needle)], f.needle) {
+			return j
+		}
+		from = j + 1
+	}
+}
+
+func indexByteFrom(s string, c byte, from int) int {
+	if from >= len(s) {
+		return -1
+	}
+	if k := strings.IndexByte(s[from:], c); k >= 0 {
+		return from + k
+	}
+	return -1
+}
+
+// hasFoldAt reports whether the lowercase ASCII word occurs at byte offset
+// i of s, ignoring ASCII case.
+func hasFoldAt(s string, i int, word string) bool {
+	return i+len(word) <= len(s) && EqualFoldASCII(s[i:i+len(word)], word)
 }

@@ -43,10 +43,6 @@ type Env struct {
 
 // NewEnv builds the environment cfg describes.
 func NewEnv(cfg core.EnvConfig) (*Env, error) {
-	task, err := NewTask(cfg.Name, Options{Params: cfg.Params, DataDir: cfg.DataDir})
-	if err != nil {
-		return nil, err
-	}
 	size := int64(defaultSize)
 	if cfg.Size != nil {
 		size = *cfg.Size
@@ -62,6 +58,10 @@ func NewEnv(cfg core.EnvConfig) (*Env, error) {
 		var b [8]byte
 		_, _ = rand.Read(b[:])
 		seed = int64(binary.LittleEndian.Uint64(b[:]) % (1<<32 + 1))
+	}
+	task, err := NewTask(cfg.Name, Options{Params: cfg.Params, DataDir: cfg.DataDir, Seed: seed, Size: int(size)})
+	if err != nil {
+		return nil, err
 	}
 	ex, err := core.BuildExtractor(cfg)
 	if err != nil {

@@ -34,6 +34,10 @@ type Task interface {
 type Options struct {
 	Params  map[string]any
 	DataDir string
+	// Seed and Size are the dataset's; only tasks made of other tasks
+	// (composite) need them.
+	Seed int64
+	Size int
 }
 
 // Factory validates a config and builds a Task.

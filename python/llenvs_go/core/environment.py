@@ -139,10 +139,14 @@ class Environment:
             return self._handle, self._desc  # type: ignore[return-value]
         with self._lock:
             if self._handle is None or self._pid != pid:
-                handle, desc = _native.env_new(self._config)
+                handle, desc = _native.env_new(self._native_config())
                 self._handle, self._pid, self._desc = handle, pid, desc
                 self._finalizer = weakref.finalize(self, _native.env_close, handle, pid)
         return self._handle, self._desc  # type: ignore[return-value]
+
+    def _native_config(self) -> dict[str, Any]:
+        """The configuration the Go side of this environment is built from."""
+        return self._config
 
     @property
     def handle(self) -> int:
@@ -209,13 +213,20 @@ class Environment:
             raise _native.TaskIndexError(f"task_index {i} out of bounds [0, {n})")
         return i
 
+    #: Which implementation serves the tasks: "native" (Go) or "python".
+    backend = "native"
+
+    def tasks(self, indices: list[int]) -> list[dict[str, Any]]:
+        """``{"task_index", "prompt", "ground_truth", "metadata"}`` of already checked indices."""
+        return _native.env_call(self.handle, "items", {"indices": indices})
+
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[State, dict[str, Any]]:
         """Start the episode of ``options["task_index"]``; ``seed`` is ignored (items are fixed by index)."""
         options = options or {}
         if "task_index" not in options:
             raise ValueError("options must contain 'task_index'")
         i = self.check_index(options["task_index"])
-        task = _native.env_call(self.handle, "reset", {"task_index": i})
+        task = self.tasks([i])[0]
         name = self._config["name"]
         info = {"task_index": i, "dataset_name": name, "question": task["prompt"]}
         state = State(
@@ -226,10 +237,13 @@ class Environment:
         )
         return state, info
 
+    def _step(self, task_index: int, text: str | None) -> dict[str, Any]:
+        return _native.env_call(self.handle, "step", {"task_index": task_index, "text": text})
+
     def step(self, state: State, action: Action) -> StepResult:
         """Score ``action`` against the task of ``state``; single-turn, so always terminal."""
         i = state.hidden.task_index
-        r = _native.env_call(self.handle, "step", {"task_index": i, "text": action.text})
+        r = self._step(i, action.text)
         signals = tuple(
             Signal(name=s["name"], reward_type=s["reward_type"], reward=s["reward"], weight=s["weight"],
                    metadata=s.get("metadata"))

@@ -10,6 +10,7 @@ from typing import Any
 
 from llenvs_go import _native
 from llenvs_go.core.environment import Environment
+from llenvs_go.core.python_backend import PythonReasoningGymEnvironment, reasoning_gym_task_names
 
 # Keys of the Go configuration; anything else given to get() is a task config field.
 _ENV_KEYS = ("answer_extractor_config", "answer_extractors", "pre_cleaners", "post_cleaners")
@@ -29,16 +30,21 @@ class EnvironmentRegistry:
 
     def list_adapters(self) -> list[str]:
         """Names of the registered adapters."""
-        return sorted(_native.call("list_environments"))
+        return sorted(a for a in _native.call("list_environments") if a != "external")
 
     def list_environments(self, adapter: str | None = None) -> list[tuple[str, str]]:
         """``(adapter, name)`` pairs of the environments served, optionally for one adapter."""
         envs: dict[str, list[str]] = _native.call("list_environments")
+        envs.pop("external", None)
         if adapter is not None:
             if adapter not in envs:
                 raise _native.UnknownNameError(f"Adapter {adapter!r} not registered. Available: {sorted(envs)}")
             envs = {adapter: envs[adapter]}
-        return [(a, n) for a in sorted(envs) for n in envs[a]]
+        pairs = [(a, n) for a in sorted(envs) if a != "external" for n in envs[a]]
+        if adapter in (None, "reasoning_gym"):
+            have = set(pairs)
+            pairs += [("reasoning_gym", n) for n in reasoning_gym_task_names() if ("reasoning_gym", n) not in have]
+        return sorted(pairs)
 
     def __contains__(self, key: tuple[str, str]) -> bool:
         return tuple(key) in set(self.list_environments())
@@ -108,19 +114,52 @@ class EnvironmentRegistry:
         try:
             _ = env.handle  # validate now: a bad name or config fails here, not on first use
         except _native.UnknownNameError as e:
+            if adapter == "reasoning_gym" and name in reasoning_gym_task_names():
+                return self._python_environment(config, system_prompt, prompt_template)
             raise _native.UnknownNameError(self._unknown_message(name, adapter, str(e))) from None
         return env
 
-    def _unknown_message(self, name: str, adapter: str, message: str) -> str:
+    @staticmethod
+    def _python_environment(config: dict[str, Any], system_prompt: Any, prompt_template: str | None) -> Environment:
+        env = PythonReasoningGymEnvironment(config, system_prompt=system_prompt, prompt_template=prompt_template)
         try:
-            known = [n for a, n in self.list_environments() if a == adapter]
-        except _native.UnknownNameError:
-            return message
+            _ = env.dataset  # reasoning-gym validates the task config here
+        except (TypeError, AssertionError, ValueError) as e:
+            raise ValueError(f"invalid {config['name']} config {config['params']}: {e}") from None
+        _ = env.handle
+        return env
+
+    def describe_environments(self, adapter: str | None = None) -> list[dict[str, str]]:
+        """Every environment available, with the backend that serves it.
+
+        ``backend`` is ``"native"`` for Go ports and ``"python"`` for
+        reasoning-gym tasks served by the installed reasoning-gym package.
+        """
+        native: dict[str, list[str]] = _native.call("list_environments")
+        native.pop("external", None)
+        if adapter is not None:
+            if adapter not in native:
+                raise _native.UnknownNameError(f"Adapter {adapter!r} not registered. Available: {sorted(native)}")
+            native = {adapter: native[adapter]}
+        rows = [{"adapter": a, "name": n, "backend": "native"} for a in native for n in native[a]]
+        if adapter in (None, "reasoning_gym"):
+            have = {r["name"] for r in rows if r["adapter"] == "reasoning_gym"}
+            rows += [{"adapter": "reasoning_gym", "name": n, "backend": "python"}
+                     for n in reasoning_gym_task_names() if n not in have]
+        return sorted(rows, key=lambda r: (r["adapter"], r["name"]))
+
+    def _unknown_message(self, name: str, adapter: str, message: str) -> str:
+        known = [n for a, n in self.list_environments() if a == adapter]
         if name in known:
             return message  # the unknown name is something else, e.g. the extractor
         close = difflib.get_close_matches(name, known, n=5, cutoff=0.6)
         hint = f" Close matches: {close}." if close else ""
-        return f"{message}.{hint}" if "Adapter" in message else f"Unknown {adapter} task {name!r}.{hint} Known: {known}"
+        if "Adapter" in message:
+            return f"{message}.{hint}"
+        if not reasoning_gym_task_names() and adapter == "reasoning_gym":
+            hint += " Tasks without a native port need reasoning-gym: pip install reasoning-gym==0.1.25."
+        return (f"Unknown {adapter} task {name!r}.{hint} {len(known)} tasks are available; "
+                "environment_registry.describe_environments() lists them with their backend.")
 
 
 environment_registry = EnvironmentRegistry()

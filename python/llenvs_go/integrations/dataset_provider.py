@@ -6,7 +6,6 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from llenvs_go import _native
 from llenvs_go.core.environment import Environment
 from llenvs_go.core.prompts import resolve_system_prompt
 
@@ -92,7 +91,7 @@ class DatasetProvider:
         idx = [env.check_index(i) for i in indices]
         if not idx:
             return []
-        tasks = _native.env_call(env.handle, "items", {"indices": idx})
+        tasks = env.tasks(idx)
         return [self._item(t) for t in tasks]
 
     def _item(self, task: dict[str, Any]) -> TaskItem:

@@ -46,10 +46,13 @@ class ScoringResults(Sequence[ScoringResult]):
     is read.
     """
 
-    __slots__ = ("_totals", "_values", "_flags", "_lines", "_names", "_cache", "_refetch")
+    __slots__ = ("_totals", "_values", "_flags", "_lines", "_names", "_cache", "_refetch", "_backend", "_expected")
 
     def __init__(self, totals: list[float], values: list[float], flags: bytes, names: list[str],
-                 lines: list[bytes] | None, refetch: Callable[[], list[bytes]] | None):
+                 lines: list[bytes] | None, refetch: Callable[[], list[bytes]] | None, backend: str,
+                 expected: Callable[[int], str] | None = None):
+        self._backend = backend
+        self._expected = expected
         self._totals = totals
         self._values = values
         self._flags = flags
@@ -109,15 +112,19 @@ class ScoringResults(Sequence[ScoringResult]):
         signals = {name: self._values[i * k + j] for j, name in enumerate(self._names)}
         answer = line["answer"]
         extraction = line["extraction"]
+        expected = line["expected"]
+        if expected is None and self._expected is not None:
+            expected = self._expected(i)
         metadata: dict[str, Any] = {}
         for name in self._names:
             if name == "correctness":
                 if answer is None:
                     metadata[name] = {"extracted": None, "extraction": extraction}
                 else:
-                    metadata[name] = {"extracted": answer, "expected": line["expected"], "extraction": extraction}
+                    metadata[name] = {"extracted": answer, "expected": expected, "extraction": extraction}
             else:
                 metadata[name] = {"extraction": extraction}
+        metadata["backend"] = self._backend
         if line["error"] is not None:
             metadata["error"] = line["error"]
         return ScoringResult(total=self._totals[i], signals=signals, extracted_answer=answer, metadata=metadata)
@@ -185,14 +192,32 @@ class Scorer:
         totals = ffi.new("double[]", n)
         values = ffi.new("double[]", n * len(names))
         flags = ffi.new("uint8_t[]", n)
-        lines = self._call(idx, texts, totals, values, flags, rich)
+        env = self.environment
+        python_backend = env.backend == "python"
+        lines = self._call(idx, texts, totals, values, flags, rich or python_backend)
+        if python_backend:
+            self._python_correctness(idx, lines, totals, values)
 
         def refetch() -> list[bytes]:
             return self._call(idx, texts, ffi.new("double[]", n), ffi.new("double[]", n * len(names)),
                               ffi.new("uint8_t[]", n), True)
 
         return ScoringResults(ffi.unpack(totals, n), ffi.unpack(values, n * len(names)), ffi.unpack(flags, n),
-                              names, lines if rich else None, None if rich else refetch)
+                              names, lines if rich or python_backend else None,
+                              None if rich or python_backend else refetch, env.backend,
+                              (lambda i: str(env.entry(idx[i])["answer"])) if python_backend else None)
+
+    def _python_correctness(self, idx: Any, lines: list[bytes], totals: Any, values: Any) -> None:
+        # Tasks without a native port: Go extracted the answers, reasoning-gym scores them.
+        k = len(self._names)
+        j = self._names.index("correctness")
+        weight = self.environment.signal_specs[j]["weight"]
+        for i, raw in enumerate(lines):
+            answer = json.loads(raw)["answer"]
+            if answer is not None:
+                c = self.environment.correctness(idx[i], answer)
+                values[i * k + j] = c
+                totals[i] += c * weight
 
     def _call(self, idx: Any, texts: tuple, totals: Any, values: Any, flags: Any, rich: bool) -> list[bytes]:
         n = len(texts)

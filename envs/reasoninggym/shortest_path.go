@@ -1,0 +1,236 @@
+package reasoninggym
+
+import (
+	"strings"
+
+	"github.com/llenvs/llenvs-go/core"
+)
+
+type shortestPathConfig struct {
+	MinRows  int     `json:"min_rows"`
+	MaxRows  int     `json:"max_rows"`
+	MinCols  int     `json:"min_cols"`
+	MaxCols  int     `json:"max_cols"`
+	PBlocked float64 `json:"p_blocked"`
+}
+
+type shortestPath struct{ c shortestPathConfig }
+
+func init() {
+	Register("shortest_path", func(o Options) (Task, error) {
+		c := shortestPathConfig{MinRows: 5, MaxRows: 8, MinCols: 5, MaxCols: 8, PBlocked: 0.4}
+		if err := decodeParams("shortest_path", o.Params, &c); err != nil {
+			return nil, err
+		}
+		if c.MinRows < 1 {
+			return nil, ConfigError("shortest_path", "min_rows must be at least 1, got %d", c.MinRows)
+		}
+		if c.MinRows > c.MaxRows {
+			return nil, ConfigError("shortest_path", "min_rows (%d) must be less than or equal to max_rows (%d)", c.MinRows, c.MaxRows)
+		}
+		if c.MinCols < 1 {
+			return nil, ConfigError("shortest_path", "min_cols must be at least 1, got %d", c.MinCols)
+		}
+		if c.MinCols > c.MaxCols {
+			return nil, ConfigError("shortest_path", "min_cols (%d) must be less than or equal to max_cols (%d)", c.MinCols, c.MaxCols)
+		}
+		if !(c.PBlocked >= 0 && c.PBlocked <= 1) {
+			return nil, ConfigError("shortest_path", "p_blocked must be between 0 and 1, got %v", c.PBlocked)
+		}
+		return &shortestPath{c}, nil
+	})
+}
+
+const shortestPathTemplate = `Your task is to find the shortest path from the start to the destination point in a grid.
+
+The grid is represented as a matrix with the following types of cells:
+- *: your starting point
+- #: your destination point
+- O: an open cell
+- X: a blocked cell
+
+Therefore, you need to find the shortest path from * to #, moving only through open cells.
+
+You may only move in four directions: up, down, left, and right.
+
+If there is no path from * to #, simply write "infeasible" (without quotes).
+
+Your output should be a sequence of directions that leads from * to #, e.g. right right down down up left
+
+Now, find the shortest path from * to # in the following grid:
+`
+
+// puzzleDirs are the BFS moves in reasoning-gym's order.
+var puzzleDirs = []struct {
+	dr, dc int
+	name   string
+}{{0, 1, "right"}, {1, 0, "down"}, {0, -1, "left"}, {-1, 0, "up"}}
+
+func (t *shortestPath) Generate(r *Random, idx int64) (Entry, error) {
+	c := t.c
+	rows := r.RandIntn(c.MinRows, c.MaxRows)
+	cols := r.RandIntn(c.MinCols, c.MaxCols)
+	if rows*cols < 2 {
+		// Python loops forever looking for an end cell distinct from the start.
+		return Entry{}, ConfigError("shortest_path", "a %dx%d grid has no room for distinct start and end cells", rows, cols)
+	}
+	grid := make([][]string, rows)
+	for i := range grid {
+		grid[i] = make([]string, cols)
+		for j := range grid[i] {
+			if r.Float() < c.PBlocked {
+				grid[i][j] = "X"
+			} else {
+				grid[i][j] = "O"
+			}
+		}
+	}
+	sr, sc := r.RandIntn(0, rows-1), r.RandIntn(0, cols-1)
+	grid[sr][sc] = "*"
+	for {
+		er, ec := r.RandIntn(0, rows-1), r.RandIntn(0, cols-1)
+		if er != sr || ec != sc {
+			grid[er][ec] = "#"
+			break
+		}
+	}
+	path := shortestPathBFS(grid, sr, sc)
+	answer := "infeasible"
+	if len(path) > 0 {
+		answer = strings.Join(path, " ")
+	}
+	lines := make([]string, rows)
+	for i, row := range grid {
+		lines[i] = strings.Join(row, " ")
+	}
+	return Entry{
+		Question: shortestPathTemplate + strings.Join(lines, "\n") + "\n",
+		Answer:   answer,
+		Metadata: map[string]any{
+			"source_dataset": "shortest_path",
+			"source_index":   idx,
+			"matrix":         grid,
+			"solution":       path,
+			"difficulty": map[string]any{
+				"rows": []int{c.MinRows, c.MaxRows},
+				"cols": []int{c.MinCols, c.MaxCols},
+			},
+		},
+	}, nil
+}
+
+// shortestPathBFS is reasoning-gym's BFS: the search ends as soon as a
+// neighbour is the destination; open cells are marked when enqueued.
+func shortestPathBFS(grid [][]string, sr, sc int) []string {
+	rows, cols := len(grid), len(grid[0])
+	type node struct {
+		r, c int
+		path []string
+	}
+	visited := make([]bool, rows*cols)
+	visited[sr*cols+sc] = true
+	queue := []node{{sr, sc, nil}}
+	for len(queue) > 0 {
+		n := queue[0]
+		queue = queue[1:]
+		for _, d := range puzzleDirs {
+			nr, nc := n.r+d.dr, n.c+d.dc
+			if nr < 0 || nr >= rows || nc < 0 || nc >= cols || visited[nr*cols+nc] {
+				continue
+			}
+			np := make([]string, len(n.path)+1)
+			copy(np, n.path)
+			np[len(n.path)] = d.name
+			switch grid[nr][nc] {
+			case "#":
+				return np
+			case "O":
+				visited[nr*cols+nc] = true
+				queue = append(queue, node{nr, nc, np})
+			}
+		}
+	}
+	return []string{}
+}
+
+// shortestPathMatrix reads metadata["matrix"] ([][]string, or the []any of
+// a JSON round trip).
+func shortestPathMatrix(e *Entry) [][]string {
+	switch m := e.Metadata["matrix"].(type) {
+	case [][]string:
+		return m
+	case []any:
+		out := make([][]string, len(m))
+		for i, row := range m {
+			items, _ := row.([]any)
+			out[i] = make([]string, len(items))
+			for j, v := range items {
+				out[i][j], _ = v.(string)
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// shortestPathValid is reasoning-gym's _is_valid_path: known direction
+// words only, never off the grid or onto X, ending on #.
+func shortestPathValid(m [][]string, path []string) bool {
+	sr, sc, er, ec := -1, -1, -1, -1
+	for i, row := range m {
+		for j, v := range row {
+			if v == "*" && sr < 0 {
+				sr, sc = i, j
+			}
+			if v == "#" && er < 0 {
+				er, ec = i, j
+			}
+		}
+	}
+	if sr < 0 || er < 0 {
+		return false
+	}
+	r, c := sr, sc
+	for _, p := range path {
+		var dr, dc int
+		switch p {
+		case "right":
+			dc = 1
+		case "down":
+			dr = 1
+		case "left":
+			dc = -1
+		case "up":
+			dr = -1
+		default:
+			return false
+		}
+		r, c = r+dr, c+dc
+		if r < 0 || r >= len(m) || c < 0 || c >= len(m[r]) {
+			return false
+		}
+		if m[r][c] == "X" {
+			return false
+		}
+	}
+	return r == er && c == ec
+}
+
+func (t *shortestPath) Score(answer string, ok bool, e *Entry) float64 {
+	if !ok || answer == "" {
+		return 0
+	}
+	oracle := core.PyStrip(e.Answer)
+	answer = core.PyStrip(answer)
+	if answer == oracle {
+		return 1
+	}
+	path := strings.FieldsFunc(answer, core.PyIsSpace)
+	if !shortestPathValid(shortestPathMatrix(e), path) {
+		return 0
+	}
+	if len(path) == len(strings.FieldsFunc(oracle, core.PyIsSpace)) {
+		return 1
+	}
+	return 0.5
+}

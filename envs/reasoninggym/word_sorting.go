@@ -1,0 +1,205 @@
+package reasoninggym
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/llenvs/llenvs-go/core"
+)
+
+const wordSortingDataFile = "in_the_year_2889.txt"
+
+type wordSortingConfig struct {
+	MinWords       int    `json:"min_words"`
+	MaxWords       int    `json:"max_words"`
+	MinWordLength  int    `json:"min_word_length"`
+	MaxWordLength  int    `json:"max_word_length"`
+	Transformation string `json:"transformation"`
+}
+
+type wordSorting struct {
+	c     wordSortingConfig
+	words []string
+}
+
+func init() {
+	Register("word_sorting", func(o Options) (Task, error) {
+		c := wordSortingConfig{MinWords: 3, MaxWords: 10, MinWordLength: 3, MaxWordLength: 12, Transformation: "original"}
+		if err := decodeParams("word_sorting", o.Params, &c); err != nil {
+			return nil, err
+		}
+		if c.MinWords <= 0 {
+			return nil, ConfigError("word_sorting", "min_words must be positive, got %d", c.MinWords)
+		}
+		if c.MaxWords < c.MinWords {
+			return nil, ConfigError("word_sorting", "max_words (%d) must be >= min_words (%d)", c.MaxWords, c.MinWords)
+		}
+		if c.MinWordLength <= 0 {
+			return nil, ConfigError("word_sorting", "min_word_length must be positive, got %d", c.MinWordLength)
+		}
+		if c.MaxWordLength < c.MinWordLength {
+			return nil, ConfigError("word_sorting", "max_word_length (%d) must be >= min_word_length (%d)", c.MaxWordLength, c.MinWordLength)
+		}
+		switch c.Transformation {
+		case "lowercase", "uppercase", "original", "randomcase":
+		default:
+			return nil, ConfigError("word_sorting", "transformation must be one of lowercase, uppercase, original, randomcase, got %q", c.Transformation)
+		}
+		path, err := textDataPath("word_sorting", o.DataDir, wordSortingDataFile)
+		if err != nil {
+			return nil, err
+		}
+		runs, err := textWordRuns("word_sorting", path)
+		if err != nil {
+			return nil, err
+		}
+		seen := map[string]bool{}
+		var words []string
+		for _, w := range runs {
+			if n := core.PyLen(w); n >= c.MinWordLength && n <= c.MaxWordLength && !seen[w] {
+				seen[w] = true
+				words = append(words, w)
+			}
+		}
+		sort.Strings(words)
+		return &wordSorting{c: c, words: words}, nil
+	})
+}
+
+const wordSortingTemplate = "Your task is to sort words in ascending or descending order using ASCII/Unicode ordering.\n\n" +
+	"Your output should be a comma-separated list of words, e.g. word_1, word_2, word_3\n\n" +
+	"Now, sort these words in %s order (using ASCII/Unicode ordering) and return them as a comma-separated list: %s\n"
+
+func (t *wordSorting) transform(w string, r *Random) string {
+	switch t.c.Transformation {
+	case "lowercase":
+		return textPyLower(w)
+	case "uppercase":
+		return textPyUpper(w)
+	case "randomcase":
+		var b strings.Builder
+		for _, ch := range w {
+			if r.ChoiceIndex(2) == 0 {
+				b.WriteString(textPyUpper(string(ch)))
+			} else {
+				b.WriteString(textPyLower(string(ch)))
+			}
+		}
+		return b.String()
+	}
+	return w
+}
+
+func (t *wordSorting) Generate(r *Random, idx int64) (Entry, error) {
+	count := r.RandIntn(t.c.MinWords, t.c.MaxWords)
+	if count > len(t.words) {
+		return Entry{}, fmt.Errorf("word_sorting: sample larger than population (%d words of %d)", count, len(t.words))
+	}
+	picks := r.SampleIndices(len(t.words), count)
+	original := make([]string, count)
+	transformed := make([]string, count)
+	maxLen := 0
+	for i, p := range picks {
+		original[i] = t.words[p]
+		maxLen = max(maxLen, core.PyLen(original[i]))
+	}
+	for i, w := range original {
+		transformed[i] = t.transform(w, r)
+	}
+	sorted := append([]string(nil), transformed...)
+	sort.Strings(sorted)
+	direction := "ascending"
+	if r.ChoiceIndex(2) != 0 {
+		direction = "descending"
+		for i, j := 0, len(sorted)-1; i < j; i, j = i+1, j-1 {
+			sorted[i], sorted[j] = sorted[j], sorted[i]
+		}
+	}
+	return Entry{
+		Question: fmt.Sprintf(wordSortingTemplate, direction, strings.Join(transformed, ", ")),
+		Answer:   strings.Join(sorted, ", "),
+		Metadata: map[string]any{
+			"source_dataset":    "word_sorting",
+			"source_index":      idx,
+			"original_words":    original,
+			"sorted_words":      sorted,
+			"transformed_words": transformed,
+			"direction":         direction,
+			"num_words":         count,
+			"word_length":       maxLen,
+			"difficulty": map[string]any{
+				"num_words":   []int{t.c.MinWords, t.c.MaxWords},
+				"word_length": []int{t.c.MinWordLength, t.c.MaxWordLength},
+			},
+		},
+	}, nil
+}
+
+// wordSortingSplit is re.split(r",\s*", s) with Python's Unicode \s.
+var wordSortingSplit = regexp.MustCompile(`,[\t\n\v\f\r \x{1c}-\x{1f}\x{85}\x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}]*`)
+
+// metaStrings reads a []string metadata value (also accepting []any of
+// strings, as after a JSON round trip).
+func metaStrings(v any) []string {
+	switch x := v.(type) {
+	case []string:
+		return x
+	case []any:
+		out := make([]string, 0, len(x))
+		for _, it := range x {
+			s, ok := it.(string)
+			if !ok {
+				return nil
+			}
+			out = append(out, s)
+		}
+		return out
+	}
+	return nil
+}
+
+func (t *wordSorting) Score(answer string, ok bool, e *Entry) float64 {
+	if !ok || answer == "" {
+		return 0
+	}
+	oracle := metaStrings(e.Metadata["sorted_words"])
+	parts := wordSortingSplit.Split(answer, -1)
+	for i, p := range parts {
+		parts[i] = core.PyStrip(p)
+	}
+	equal := len(parts) == len(oracle)
+	correct := 0
+	for i, p := range parts {
+		if i < len(oracle) && p == oracle[i] {
+			correct++
+		} else {
+			equal = false
+		}
+	}
+	if equal {
+		return 1
+	}
+	if len(oracle) == 0 {
+		return 0
+	}
+	score := float64(correct) / float64(len(oracle))
+	if len(parts) == len(oracle) {
+		a := append([]string(nil), parts...)
+		b := append([]string(nil), oracle...)
+		sort.Strings(a)
+		sort.Strings(b)
+		same := true
+		for i := range a {
+			if a[i] != b[i] {
+				same = false
+				break
+			}
+		}
+		if same {
+			score = max(score, 0.2)
+		}
+	}
+	return score
+}

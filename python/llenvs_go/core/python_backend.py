@@ -1,0 +1,143 @@
+"""reasoning-gym tasks without a native Go port, served by the reasoning-gym package itself.
+
+Items come from ``reasoning_gym.create_dataset`` and correctness from the
+dataset's own ``score_answer``; answer extraction and the other signals still
+run in Go, so an answer is extracted the same way whichever backend serves the
+task. Such environments report ``backend == "python"`` in their spec and in
+every ``ScoringResult``.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from typing import Any
+
+from llenvs_go.core.environment import Environment, EnvironmentSpec
+
+DEFAULT_SIZE = 500  # reasoning-gym's default dataset size
+
+
+def reasoning_gym_task_names() -> list[str]:
+    """Names of the tasks the installed reasoning-gym knows ([] when it is not installed)."""
+    try:
+        from reasoning_gym.factory import DATASETS
+    except ImportError:
+        return []
+    return sorted(DATASETS)
+
+
+class PythonReasoningGymEnvironment(Environment):
+    """A reasoning-gym task generated and scored by the reasoning-gym package."""
+
+    backend = "python"
+
+    def __init__(self, config: dict[str, Any], **kwargs: Any):
+        super().__init__(config, **kwargs)
+        self._ds: Any = None
+        self._ds_lock = threading.Lock()
+        self._entries: dict[int, dict[str, Any]] = {}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        super().__setstate__(state)
+        self._ds = None
+        self._ds_lock = threading.Lock()
+        self._entries = {}
+
+    # -- the reasoning-gym dataset, built once per process ------------------
+    @property
+    def dataset(self) -> Any:
+        """The ``reasoning_gym`` dataset behind this environment."""
+        if self._ds is None:
+            with self._ds_lock:
+                if self._ds is None:
+                    import reasoning_gym
+
+                    c = self._config
+                    self._ds = reasoning_gym.create_dataset(c["name"], size=self._size, seed=c["seed"],
+                                                            **c.get("params", {}))
+        return self._ds
+
+    @property
+    def _size(self) -> int:
+        return int(self._config.get("size") or DEFAULT_SIZE)
+
+    def _native_config(self) -> dict[str, Any]:
+        c = self._config
+        keep = ("answer_extractor", "answer_extractor_config", "answer_extractors", "pre_cleaners", "post_cleaners",
+                "extra_rewards")
+        cfg = {k: c[k] for k in keep if k in c}
+        cfg.update(name=c["name"], adapter="external", size=self._size)
+        return cfg
+
+    @property
+    def spec(self) -> EnvironmentSpec:
+        c = self._config
+        return EnvironmentSpec(
+            name=c["name"], adapter="reasoning_gym", max_steps=1, is_multi_turn=False, pure_step=True,
+            metadata={"dataset_size": self._size, "dataset_name": c["name"], "seed": c["seed"], "backend": "python"},
+        )
+
+    def __len__(self) -> int:
+        return self._size
+
+    def entry(self, i: int) -> dict[str, Any]:
+        """reasoning-gym's entry for task i (cached)."""
+        e = self._entries.get(i)
+        if e is None:
+            e = self._entries[i] = self.dataset[i]
+        return e
+
+    def tasks(self, indices: list[int]) -> list[dict[str, Any]]:
+        c = self._config
+        out = []
+        for i in indices:
+            e = self.entry(i)
+            out.append({
+                "task_index": i, "prompt": e["question"], "ground_truth": str(e["answer"]),
+                "metadata": {"task_index": i, "dataset_name": c["name"], "seed": c["seed"], "size": self._size,
+                             "backend": "python", "entry_metadata": e["metadata"]},
+            })
+        return out
+
+    def entries(self, indices: list[int]) -> list[dict[str, Any]]:
+        return [self.entry(self.check_index(i)) for i in indices]
+
+    def score_answers(self, task_index: int, answers: list[str | None]) -> list[float]:
+        e = self.entry(self.check_index(task_index))
+        return [float(self.dataset.score_answer(a, e)) for a in answers]
+
+    def correctness(self, task_index: int, answer: str) -> float:
+        """``score_answer`` of an extracted answer, as a finite float (0.0 when it raises)."""
+        try:
+            v = float(self.dataset.score_answer(answer, self.entry(task_index)))
+        except Exception:  # noqa: BLE001 - a scorer bug must not kill a training step
+            return 0.0
+        return v if math.isfinite(v) else 0.0
+
+    def _step(self, task_index: int, text: str | None) -> dict[str, Any]:
+        from llenvs_go.integrations.scoring import Scorer
+
+        specs = self.signal_specs
+        if text is None:
+            values = {s["name"]: 0.0 for s in specs}
+            answer = None
+            extraction: dict[str, Any] = {"found": False}
+            expected = str(self.entry(task_index)["answer"])
+        else:
+            r = Scorer(self).score(task_index, text)
+            values, answer = r.signals, r.extracted_answer
+            extraction = r.metadata["correctness"]["extraction"]
+            expected = str(self.entry(task_index)["answer"])
+        signals = []
+        for s in specs:
+            meta: dict[str, Any] = {"extraction": extraction}
+            if s["name"] == "correctness":
+                meta = {"extracted": answer, "extraction": extraction}
+                if answer is not None:
+                    meta["expected"] = expected
+            signals.append({**s, "reward": values[s["name"]], "metadata": meta})
+        total = sum(s["reward"] * s["weight"] for s in signals)
+        return {"signals": signals, "total": total, "extracted_action": answer,
+                "info": {"extracted_answer": answer, "expected_answer": expected, "extraction_metadata": extraction,
+                         "backend": "python"}}
