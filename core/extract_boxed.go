@@ -9,7 +9,7 @@ import "strings"
 //
 // Braces are matched in one pass over the text, so the cost is linear
 // even for many unclosed boxes (llenvs rescans the rest of the text for
-// each one).
+// each one, which is quadratic).
 type BoxedExtractor struct {
 	Strip bool
 }
@@ -29,12 +29,6 @@ func init() {
 // Name is "boxed".
 func (b *BoxedExtractor) Name() string { return "boxed" }
 
-// boxCandidate is one `\boxed\s*{`: where it starts, where its brace is and,
-// once found, where the matching closing brace is (-1 until then).
-type boxCandidate struct {
-	start, open, close int
-}
-
 // Extract finds the last balanced box.
 func (b *BoxedExtractor) Extract(text string) Extraction {
 	const marker = `\boxed`
@@ -42,60 +36,62 @@ func (b *BoxedExtractor) Extract(text string) Extraction {
 	if first < 0 {
 		return Extraction{}
 	}
-	// Pass 1: every \boxed followed by optional whitespace and a brace.
-	var cands []boxCandidate
-	for i := first; i >= 0; {
-		j := skipSpace(text, i+len(marker))
-		if j < len(text) && text[j] == '{' {
-			cands = append(cands, boxCandidate{start: i, open: j, close: -1})
-		}
-		k := strings.Index(text[i+len(marker):], marker)
+	// One pass over the braces from the first box on. depth counts the
+	// braces opened and not yet closed (a stray "}" at depth 0 is ignored,
+	// as it is when llenvs counts from a box's own brace); stack holds the
+	// boxes still open, with the depth their brace opened at. A box whose
+	// brace never closes stays on the stack and is not a match.
+	type open struct{ start, brace, depth int }
+	var stack []open
+	pending := open{brace: -1} // the box whose brace is coming up
+	var x Extraction
+	var bestBody, bestEnd int
+	depth := 0
+	for i := first; i < len(text); {
+		k := strings.IndexAny(text[i:], "{}\\")
 		if k < 0 {
 			break
 		}
-		i += len(marker) + k
-	}
-	if len(cands) == 0 {
-		return Extraction{}
-	}
-	// Pass 2: match braces. depth counts the open braces not yet closed
-	// (a stray '}' at depth 0 is ignored, as it is when llenvs counts from
-	// a box's own brace); stack holds the candidates still open, with the
-	// depth their brace opened.
-	type open struct{ cand, depth int }
-	var stack []open
-	depth, next := 0, 0
-	for i := cands[0].open; i < len(text); i++ {
+		i += k
 		switch text[i] {
+		case '\\':
+			if strings.HasPrefix(text[i:], marker) {
+				if j := skipSpace(text, i+len(marker)); j < len(text) && text[j] == '{' {
+					pending = open{start: i, brace: j}
+				}
+				i += len(marker)
+				continue
+			}
 		case '{':
 			depth++
-			if next < len(cands) && cands[next].open == i {
-				stack = append(stack, open{next, depth})
-				next++
+			if i == pending.brace {
+				pending.depth = depth
+				stack = append(stack, pending)
 			}
 		case '}':
 			if depth == 0 {
-				continue
+				break
 			}
 			if n := len(stack); n > 0 && stack[n-1].depth == depth {
-				cands[stack[n-1].cand].close = i
+				c := stack[n-1]
 				stack = stack[:n-1]
+				x.NumMatches++
+				// The last box is the one that starts last, which is not
+				// the one that closes last when boxes nest.
+				if x.NumMatches == 1 || c.start > x.MatchStart {
+					x.MatchStart, x.MatchEnd = c.start, i+1
+					bestBody, bestEnd = c.brace+1, i
+				}
 			}
 			depth--
 		}
-	}
-	var x Extraction
-	for _, c := range cands {
-		if c.close >= 0 {
-			x.NumMatches++
-			x.MatchStart, x.MatchEnd = c.start, c.close+1
-			x.Answer = text[c.open+1 : c.close]
-		}
+		i++
 	}
 	if x.NumMatches == 0 {
 		return Extraction{}
 	}
 	x.Found = true
+	x.Answer = text[bestBody:bestEnd]
 	if b.Strip {
 		x.Answer = PyStrip(x.Answer)
 	}

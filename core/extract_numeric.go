@@ -2,6 +2,7 @@ package core
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -53,10 +54,8 @@ func (n *NumericExtractor) Extract(text string) Extraction {
 	var x Extraction
 	for i := 0; i < len(text); {
 		c := text[i]
-		var w int
 		switch {
 		case c >= '0' && c <= '9':
-			w = 1
 		case c == '-':
 			if digitAt(text, i+1) == 0 {
 				i++
@@ -66,9 +65,9 @@ func (n *NumericExtractor) Extract(text string) Extraction {
 			i++
 			continue
 		default:
-			if w = digitAt(text, i); w == 0 {
-				_, sz := utf8.DecodeRuneInString(text[i:])
-				i += sz
+			r, w := utf8.DecodeRuneInString(text[i:])
+			if w == 1 || !unicode.IsDigit(r) {
+				i += w
 				continue
 			}
 		}

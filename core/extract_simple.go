@@ -62,24 +62,37 @@ func (LastLineExtractor) Name() string { return "last_line" }
 // non-blank lines (llenvs' num_lines).
 func (LastLineExtractor) Extract(text string) Extraction {
 	var x Extraction
-	for start := 0; start <= len(text); {
-		end := strings.IndexByte(text[start:], '\n')
-		if end < 0 {
-			end = len(text)
-		} else {
-			end += start
+	start, blank := 0, true
+	for i := 0; i <= len(text); {
+		if i == len(text) || text[i] == '\n' {
+			if !blank {
+				x.NumMatches++
+				x.MatchStart, x.MatchEnd = start, i
+			}
+			i++
+			start, blank = i, true
+			continue
 		}
-		if line := PyStrip(text[start:end]); line != "" {
-			x.NumMatches++
-			x.Answer = line
-			x.MatchStart, x.MatchEnd = start, end
+		if !blank {
+			// The rest of this line cannot change anything: skip to its end.
+			if k := strings.IndexByte(text[i:], '\n'); k >= 0 {
+				i += k
+			} else {
+				i = len(text)
+			}
+			continue
 		}
-		start = end + 1
+		r, w := runeAt(text, i)
+		if !PyIsSpace(r) {
+			blank = false
+		}
+		i += w
 	}
-	x.Found = x.NumMatches > 0
-	if !x.Found {
+	if x.NumMatches == 0 {
 		return Extraction{}
 	}
+	x.Found = true
+	x.Answer = PyStrip(text[x.MatchStart:x.MatchEnd])
 	return x
 }
 

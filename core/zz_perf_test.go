@@ -8,19 +8,19 @@ import (
 
 func TestZZPerf(t *testing.T) {
 	shapes := map[string]string{
-		"prose":    strings.Repeat("The quick brown fox jumps over 13 lazy dogs, so x = 7. ", 5<<20/56),
-		"boxed":    strings.Repeat(`\boxed{`, 5<<20/7),
-		"hash":     strings.Repeat("####", 5<<20/4),
-		"answer":   strings.Repeat("answer ", 5<<20/7),
-		"fence":    strings.Repeat("```", 5<<20/3),
-		"digits":   strings.Repeat("1", 5<<20),
-		"eq":       strings.Repeat("= ", 5<<20/2),
-		"the":      strings.Repeat("the answer is ", 5<<20/14),
-		"nl":       strings.Repeat("\n", 5<<20),
-		"invalid":  strings.Repeat("\xff\xe2\x82", 5<<20/3),
-		"uspace":   strings.Repeat("\u2003", 5<<20/3),
-		"commas":   strings.Repeat("1,", 5<<20/2),
-		"think":    strings.Repeat("<think>", 5<<20/7),
+		"prose":   strings.Repeat("The quick brown fox jumps over 13 lazy dogs, so x = 7. ", 5<<20/56),
+		"boxed":   strings.Repeat(`\boxed{`, 5<<20/7),
+		"hash":    strings.Repeat("####", 5<<20/4),
+		"answer":  strings.Repeat("answer ", 5<<20/7),
+		"fence":   strings.Repeat("```", 5<<20/3),
+		"digits":  strings.Repeat("1", 5<<20),
+		"eq":      strings.Repeat("= ", 5<<20/2),
+		"the":     strings.Repeat("the answer is ", 5<<20/14),
+		"nl":      strings.Repeat("\n", 5<<20),
+		"invalid": strings.Repeat("\xff\xe2\x82", 5<<20/3),
+		"uspace":  strings.Repeat("\u2003", 5<<20/3),
+		"commas":  strings.Repeat("1,", 5<<20/2),
+		"think":   strings.Repeat("<think>", 5<<20/7),
 	}
 	names := []string{"tag_based", "boxed", "gsm8k", "numeric", "multiple_choice", "last_line", "raw", "tail", "code_block", "pattern_answer"}
 	for sn, s := range shapes {

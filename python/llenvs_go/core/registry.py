@@ -114,6 +114,9 @@ class EnvironmentRegistry:
         try:
             _ = env.handle  # validate now: a bad name or config fails here, not on first use
         except _native.UnknownNameError as e:
+            native = _native.call("list_environments").get(adapter, [])
+            if name in native:
+                raise  # the unknown name is inside the config (an extractor, a composite's task)
             if adapter == "reasoning_gym" and name in reasoning_gym_task_names():
                 return self._python_environment(config, system_prompt, prompt_template)
             raise _native.UnknownNameError(self._unknown_message(name, adapter, str(e))) from None
