@@ -67,6 +67,11 @@ int32_t llenvs_env_close(uint64_t handle) {
     return llenvsgo_env_close(handle);
 }
 
+int32_t llenvs_items(uint64_t handle, const int64_t *indices, size_t n, char **out, size_t *out_len) {
+    if (forked) return fork_error(out, out_len);
+    return llenvsgo_items(handle, (int64_t *)indices, n, out, out_len);
+}
+
 int32_t llenvs_score_texts(uint64_t handle, const int64_t *indices, const char *const *texts, const int64_t *lens,
                            size_t n, double *totals, double *values, uint8_t *flags, int32_t rich, char **out,
                            size_t *out_len) {

@@ -22,14 +22,19 @@ func ScoreBatch(env SingleTurn, indices []int64, texts []string, outs []Scored) 
 	for i := range outs {
 		outs[i].Values = values[i*nsig : (i+1)*nsig : (i+1)*nsig]
 	}
+	ParallelFor(n, func(lo, hi int) { scoreRange(env, indices, texts, outs, lo, hi) })
+}
+
+// ParallelFor calls work on consecutive sub-ranges covering [0, n), on up
+// to GOMAXPROCS goroutines when n is large enough to be worth it, and
+// returns when all are done. work must not panic.
+func ParallelFor(n int, work func(lo, hi int)) {
 	workers := runtime.GOMAXPROCS(0)
 	if n < parallelMin || workers < 2 {
-		scoreRange(env, indices, texts, outs, 0, n)
+		work(0, n)
 		return
 	}
-	if workers > n/32 {
-		workers = n / 32
-	}
+	workers = min(workers, n/32)
 	var wg sync.WaitGroup
 	chunk := (n + workers - 1) / workers
 	for lo := 0; lo < n; lo += chunk {
@@ -37,7 +42,7 @@ func ScoreBatch(env SingleTurn, indices []int64, texts []string, outs []Scored) 
 		wg.Add(1)
 		go func(lo, hi int) {
 			defer wg.Done()
-			scoreRange(env, indices, texts, outs, lo, hi)
+			work(lo, hi)
 		}(lo, hi)
 	}
 	wg.Wait()

@@ -31,21 +31,23 @@ func (g *GSM8KExtractor) Name() string { return "gsm8k" }
 func (g *GSM8KExtractor) Extract(text string) Extraction {
 	var x Extraction
 	var last gsm8kMatch
-	for i := 0; ; {
-		k := strings.Index(text[i:], "####")
+	for start := strings.Index(text, "####"); start >= 0; {
+		m, ok := gsm8kNumber(text, start+4)
+		next := start + 1
+		if ok {
+			x.NumMatches++
+			x.MatchStart, x.MatchEnd = start, m.end
+			last = m
+			next = m.end
+		} else if start+4 < len(text) && text[start+4] == '#' {
+			start = next // a run of "#": the next candidate is right here
+			continue
+		}
+		k := strings.Index(text[next:], "####")
 		if k < 0 {
 			break
 		}
-		start := i + k
-		m, ok := gsm8kNumber(text, start+4)
-		if !ok {
-			i = start + 1
-			continue
-		}
-		x.NumMatches++
-		x.MatchStart, x.MatchEnd = start, m.end
-		last = m
-		i = m.end
+		start = next + k
 	}
 	if x.NumMatches == 0 {
 		return Extraction{}

@@ -243,3 +243,13 @@ func (e *Env) ScoreAnswer(i int, answer *string) (float64, error) {
 	}
 	return e.task.Score(*answer, true, ent), nil
 }
+
+// TaskTexts is the prompt and ground truth of task i, for building dataset
+// items in bulk.
+func (e *Env) TaskTexts(i int) (string, *string, error) {
+	ent, err := e.Entry(i)
+	if err != nil {
+		return "", nil, err
+	}
+	return ent.Question, &ent.Answer, nil
+}

@@ -12,6 +12,12 @@ import (
 type Random struct {
 	mt  [mtN]uint32
 	idx int
+	// twisted counts the words of the current block already regenerated:
+	// after seeding, the first block is twisted one word at a time as it
+	// is consumed (word k of a twist depends only on words k+1, k+397 of
+	// the old block and on new words before k), so a generator that draws
+	// a dozen numbers does not pay for all 624.
+	twisted int
 }
 
 const (
@@ -129,7 +135,23 @@ func (r *Random) seedKey(key []uint32) {
 		}
 	}
 	mt[0] = 0x80000000
-	r.idx = mtN
+	r.idx = 0
+	r.twisted = 0
+}
+
+// twistWord regenerates word kk of the block, in order.
+func (r *Random) twistWord(kk int) {
+	mt := &r.mt
+	next := kk + 1
+	if next == mtN {
+		next = 0
+	}
+	far := kk + mtM
+	if far >= mtN {
+		far -= mtN
+	}
+	y := (mt[kk] & upperMask) | (mt[next] & lowerMask)
+	mt[kk] = mt[far] ^ (y >> 1) ^ ((y & 1) * matrixA)
 }
 
 func (r *Random) twist() {
@@ -146,12 +168,16 @@ func (r *Random) twist() {
 	y := (mt[mtN-1] & upperMask) | (mt[0] & lowerMask)
 	mt[mtN-1] = mt[mtM-1] ^ (y >> 1) ^ ((y & 1) * matrixA)
 	r.idx = 0
+	r.twisted = mtN
 }
 
 // Uint32 is genrand_uint32: the next tempered 32-bit output.
 func (r *Random) Uint32() uint32 {
 	if r.idx >= mtN {
 		r.twist()
+	} else if r.idx >= r.twisted {
+		r.twistWord(r.idx)
+		r.twisted++
 	}
 	y := r.mt[r.idx]
 	r.idx++

@@ -40,7 +40,7 @@ def test_yaml_round_trip(tmp_path):
     provider = DatasetProvider.from_config(cfg)
     item = provider[0]
     assert item.messages == ({"role": "user", "content": item.prompt},)
-    assert 5 <= item.metadata["entry_metadata"]["num_animals"] <= 6
+    assert 5 <= provider.environment.entries([0])[0]["metadata"]["num_animals"] <= 6
     assert Scorer.from_config(cfg).signal_names == ["correctness", "format"]
 
 

@@ -35,7 +35,7 @@ def test_task_item_is_frozen_and_carries_metadata(leg_env, rg_leg):
     assert isinstance(item, TaskItem)
     with pytest.raises(AttributeError):
         item.prompt = "x"  # type: ignore[misc]
-    md = item.metadata
-    assert md["task_index"] == 9 and md["seed"] == 42 and md["size"] == 1000 and md["backend"] == "native"
-    assert md["entry_metadata"]["total_legs"] == rg_leg[9]["metadata"]["total_legs"]
+    assert item.metadata == {"task_index": 9, "dataset_name": "leg_counting", "seed": 42, "size": 1000,
+                             "backend": "native"}
+    assert leg_env.entries([9])[0]["metadata"]["total_legs"] == rg_leg[9]["metadata"]["total_legs"]
     assert item.images == () and item.available_tools == ()

@@ -11,10 +11,13 @@ import os
 import threading
 import uuid
 import weakref
+from array import array
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from llenvs_go import _native
+from llenvs_go._native import ffi
 
 
 @dataclass(frozen=True)
@@ -220,6 +223,34 @@ class Environment:
         """``{"task_index", "prompt", "ground_truth", "metadata"}`` of already checked indices."""
         return _native.env_call(self.handle, "items", {"indices": indices})
 
+    def task_texts(self, indices: Sequence[int]) -> tuple[list[str], list[str | None]]:
+        """Prompts and ground truths of tasks, in one call (generated in parallel in Go).
+
+        Raises TaskIndexError naming the position of an out-of-range index.
+        """
+        n = len(indices)
+        if n == 0:
+            return [], []
+        try:
+            c_idx = ffi.new("int64_t[]", indices if isinstance(indices, (list, tuple)) else list(indices))
+        except OverflowError:
+            bad = next(k for k, i in enumerate(indices) if not -(2**63) <= i < 2**63)
+            raise _native.TaskIndexError(
+                f"indices[{bad}]: task_index {indices[bad]} out of bounds [0, {len(self)})") from None
+        out = ffi.new("char **")
+        out_len = ffi.new("size_t *")
+        rc = _native.lib().llenvs_items(self.handle, c_idx, n, out, out_len)
+        data = _native.take_buffer(out, out_len)
+        if rc != _native.OK:
+            _native.raise_for(rc, data)
+        return unpack_items(data)
+
+    def item_metadata(self, task_index: int) -> dict[str, Any]:
+        """The metadata of a dataset item: where it comes from, enough to rebuild it."""
+        c = self._config
+        return {"task_index": task_index, "dataset_name": c["name"], "seed": c.get("seed"),
+                "size": len(self), "backend": self.backend}
+
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[State, dict[str, Any]]:
         """Start the episode of ``options["task_index"]``; ``seed`` is ignored (items are fixed by index)."""
         options = options or {}
@@ -268,3 +299,21 @@ class Environment:
         """The task's own ``score_answer`` for each answer, with no extraction (None is Python's None)."""
         i = self.check_index(task_index)
         return _native.env_call(self.handle, "score_answers", {"task_index": i, "answers": list(answers)})
+
+
+def unpack_items(data: bytes) -> tuple[list[str], list[str | None]]:
+    """Decode the buffer of ``llenvs_items`` (layout in capi/items.go)."""
+    n = int.from_bytes(data[:8], "little")
+    offsets = array("q")
+    offsets.frombytes(data[8 : 8 + 16 * (n + 1)])
+    p_off, t_off = offsets[: n + 1], offsets[n + 1 :]
+    flags_at = 8 + 16 * (n + 1)
+    has = data[flags_at : flags_at + n]
+    sizes_at = flags_at + 8 * ((n + 7) // 8)
+    p_bytes = int.from_bytes(data[sizes_at : sizes_at + 8], "little")
+    text_at = sizes_at + 16
+    prompts_text = data[text_at : text_at + p_bytes].decode("utf-8", "replace")
+    truths_text = data[text_at + p_bytes :].decode("utf-8", "replace")
+    prompts = [prompts_text[p_off[k] : p_off[k + 1]] for k in range(n)]
+    truths = [truths_text[t_off[k] : t_off[k + 1]] if has[k] else None for k in range(n)]
+    return prompts, truths

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import threading
+from collections.abc import Sequence
 from typing import Any
 
 from llenvs_go.core.environment import Environment, EnvironmentSpec
@@ -99,6 +100,10 @@ class PythonReasoningGymEnvironment(Environment):
                              "backend": "python", "entry_metadata": e["metadata"]},
             })
         return out
+
+    def task_texts(self, indices: Sequence[int]) -> tuple[list[str], list[str | None]]:
+        entries = [self.entry(self.check_index(i)) for i in indices]
+        return [e["question"] for e in entries], [str(e["answer"]) for e in entries]
 
     def entries(self, indices: list[int]) -> list[dict[str, Any]]:
         return [self.entry(self.check_index(i)) for i in indices]

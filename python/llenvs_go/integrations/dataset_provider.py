@@ -22,8 +22,9 @@ class TaskItem:
         messages: chat messages for the model: the answer-format system
             prompt (unless switched off) and the user turn.
         ground_truth: the expected answer (None for environments without one).
-        metadata: task index, dataset name, seed, size, backend and the
-            source entry's own metadata (``entry_metadata``).
+        metadata: task index, dataset name, seed, size and backend: enough
+            to rebuild the item (the source entry with its own metadata is
+            ``environment.entries([task_index])``).
         images: images of the observation (none for text tasks).
         available_tools: tools offered to the model (none for these tasks).
     """
@@ -75,7 +76,7 @@ class DatasetProvider:
         return len(self.environment)
 
     def __getitem__(self, task_index: int) -> TaskItem:
-        return self.get_items([task_index])[0]
+        return self.get_items([self.environment.check_index(task_index)])[0]
 
     def __iter__(self) -> Iterator[TaskItem]:
         n = len(self)
@@ -87,23 +88,37 @@ class DatasetProvider:
         """The items at ``indices`` (all of them when None), in one call into Go."""
         env = self.environment
         if indices is None:
-            indices = range(len(env))
-        idx = [env.check_index(i) for i in indices]
+            idx: Sequence[int] = range(len(env))
+        else:
+            idx = indices if isinstance(indices, (list, tuple, range)) else list(indices)
+            if not isinstance(idx, range):
+                for k, i in enumerate(idx):
+                    if isinstance(i, bool) or not hasattr(i, "__index__"):
+                        raise TypeError(f"indices[{k}]: task_index must be an int, got {type(i).__name__}")
         if not idx:
             return []
-        tasks = env.tasks(idx)
-        return [self._item(t) for t in tasks]
-
-    def _item(self, task: dict[str, Any]) -> TaskItem:
-        prompt = task["prompt"]
-        template = self.environment.prompt_template
-        user = template.format(question=prompt) if template else prompt
-        if self._system_text is None:
-            messages: tuple[dict[str, Any], ...] = ({"role": "user", "content": user},)
-        else:
-            messages = ({"role": "system", "content": self._system_text}, {"role": "user", "content": user})
-        return TaskItem(task_index=task["task_index"], prompt=prompt, messages=messages,
-                        ground_truth=task["ground_truth"], metadata=task["metadata"])
+        prompts, truths = env.task_texts(idx)
+        template = env.prompt_template
+        system = self._system_text
+        base = env.item_metadata(0)
+        new = object.__new__
+        set_dict = object.__setattr__
+        items = []
+        for i, prompt, truth in zip(idx, prompts, truths, strict=True):
+            user = template.format(question=prompt) if template else prompt
+            if system is None:
+                messages: tuple[dict[str, Any], ...] = ({"role": "user", "content": user},)
+            else:
+                messages = ({"role": "system", "content": system}, {"role": "user", "content": user})
+            metadata = base.copy()
+            metadata["task_index"] = i
+            # A frozen dataclass built without its __init__ (whose frozen
+            # __setattr__ per field dominates the cost of large batches).
+            item = new(TaskItem)
+            set_dict(item, "__dict__", {"task_index": i, "prompt": prompt, "messages": messages, "ground_truth": truth,
+                                        "metadata": metadata, "images": (), "available_tools": ()})
+            items.append(item)
+        return items
 
     def to_hf_dataset(self, indices: Sequence[int] | None = None) -> Any:
         """A HuggingFace ``datasets.Dataset`` with columns task_index, prompt, ground_truth, messages."""

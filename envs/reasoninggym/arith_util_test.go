@@ -1,0 +1,228 @@
+package reasoninggym
+
+import (
+	"encoding/json"
+	"math/big"
+	"math/rand"
+	"strings"
+	"testing"
+)
+
+// Test helpers shared by the arithmetic task tests.
+
+func arithNewTask(t *testing.T, name, params string) Task {
+	t.Helper()
+	var p map[string]any
+	if err := json.Unmarshal([]byte(params), &p); err != nil {
+		t.Fatalf("bad params %s: %v", params, err)
+	}
+	task, err := NewTask(name, Options{Params: p})
+	if err != nil {
+		t.Fatalf("%s %s: %v", name, params, err)
+	}
+	return task
+}
+
+func arithGenerate(t *testing.T, task Task, seed, idx int64) Entry {
+	t.Helper()
+	var r Random
+	r.SeedSum(seed, idx)
+	e, err := task.Generate(&r, idx)
+	if err != nil {
+		t.Fatalf("Generate(%d, %d): %v", seed, idx, err)
+	}
+	return e
+}
+
+// arithGolden is an item whose question and answer were printed by
+// reasoning-gym 0.1.25 (create_dataset(task, seed=seed, **params)[idx]).
+type arithGolden struct {
+	params   string
+	seed     int64
+	idx      int64
+	question string
+	answer   string
+}
+
+func arithCheckGolden(t *testing.T, name string, cases []arithGolden) {
+	t.Helper()
+	for _, c := range cases {
+		e := arithGenerate(t, arithNewTask(t, name, c.params), c.seed, c.idx)
+		if e.Question != c.question || e.Answer != c.answer {
+			t.Errorf("%s %s seed=%d idx=%d:\n got  %q -> %q\n want %q -> %q", name, c.params, c.seed, c.idx,
+				e.Question, e.Answer, c.question, c.answer)
+		}
+	}
+}
+
+// arithScoreCase is a score_answer value printed by reasoning-gym 0.1.25
+// for an entry whose answer is oracle.
+type arithScoreCase struct {
+	oracle string
+	answer string
+	ok     bool
+	want   float64
+}
+
+func arithCheckScores(t *testing.T, name string, cases []arithScoreCase) {
+	t.Helper()
+	task := arithNewTask(t, name, "{}")
+	for _, c := range cases {
+		e := Entry{Answer: c.oracle}
+		if got := task.Score(c.answer, c.ok, &e); got != c.want {
+			t.Errorf("%s: Score(%q, ok=%v) with oracle %q = %v, want %v", name, c.answer, c.ok, c.oracle, got, c.want)
+		}
+	}
+}
+
+// arithCheckConfigs checks which configs the factory accepts.
+func arithCheckConfigs(t *testing.T, name string, good, bad []string) {
+	t.Helper()
+	for _, p := range good {
+		arithNewTask(t, name, p)
+	}
+	for _, p := range bad {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(p), &m); err != nil {
+			t.Fatalf("bad params %s: %v", p, err)
+		}
+		if _, err := NewTask(name, Options{Params: m}); err == nil {
+			t.Errorf("%s: config %s accepted, want an error", name, p)
+		}
+	}
+}
+
+// arithCheckNoPanic generates n items per config and scores a few odd
+// answers against each; an error is allowed only where reasoning-gym raises
+// as well (allowErr).
+func arithCheckNoPanic(t *testing.T, name string, params []string, n int64, allowErr bool) {
+	t.Helper()
+	answers := []string{"", "0", "-1", " 12 ", "1e5", "\xff\xfe", "nan", "١٢", strings.Repeat("9", 5000), "\x00"}
+	for _, p := range params {
+		task := arithNewTask(t, name, p)
+		for i := int64(0); i < n; i++ {
+			var r Random
+			r.SeedSum(1234, i)
+			e, err := task.Generate(&r, i)
+			if err != nil {
+				if !allowErr {
+					t.Fatalf("%s %s idx %d: %v", name, p, i, err)
+				}
+				continue
+			}
+			if e.Question == "" || e.Answer == "" {
+				t.Fatalf("%s %s idx %d: empty entry %+v", name, p, i, e)
+			}
+			if i%50 == 0 {
+				for _, a := range append(answers, e.Answer, e.Answer+" ") {
+					_ = task.Score(a, true, &e)
+				}
+				_ = task.Score("", false, &e)
+			}
+		}
+	}
+}
+
+func TestArithDivisorsMatchTrialDivision(t *testing.T) {
+	naive := func(g uint64) []uint64 {
+		var out []uint64
+		for i := uint64(1); i*i <= g; i++ {
+			if g%i == 0 {
+				out = append(out, i)
+				if i*i != g {
+					out = append(out, g/i)
+				}
+			}
+		}
+		return out
+	}
+	rng := rand.New(rand.NewSource(1))
+	values := []uint64{1, 2, 4, 12, 36, 97, 99999989, 100000007, 1 << 40, 999983 * 999983, 999983 * 1000003,
+		2 * 3 * 5 * 7 * 11 * 13 * 17 * 19 * 23 * 29, 1000003 * 1000003 * 7, 123456789012, 600851475143}
+	for i := 0; i < 300; i++ {
+		values = append(values, uint64(rng.Int63n(1<<40))+1)
+	}
+	for _, g := range values {
+		want := naive(g)
+		got := arithDivisors(new(big.Int).SetUint64(g))
+		if len(got) != len(want) {
+			t.Fatalf("divisors(%d): %d entries, want %d", g, len(got), len(want))
+		}
+		for i := range want {
+			if !got[i].IsUint64() || got[i].Uint64() != want[i] {
+				t.Fatalf("divisors(%d)[%d] = %v, want %d", g, i, got[i], want[i])
+			}
+		}
+	}
+}
+
+func TestArithDivisorsBig(t *testing.T) {
+	// 2^70 * 3 * 1000003^2: beyond 64 bits, checked by multiplying back.
+	g := new(big.Int).Lsh(big.NewInt(3), 70)
+	p := big.NewInt(1000003)
+	g.Mul(g, p).Mul(g, p)
+	divs := arithDivisors(g)
+	if want := 71 * 2 * 3; len(divs) != want { // number of divisors of g
+		t.Fatalf("got %d divisors, want %d", len(divs), want)
+	}
+	var prev big.Int
+	var m, q big.Int
+	for i := 0; i < len(divs); i += 2 {
+		d := divs[i]
+		if d.Cmp(&prev) <= 0 {
+			t.Fatalf("small divisors not ascending at %d: %v", i, d)
+		}
+		prev.Set(d)
+		q.QuoRem(g, d, &m)
+		if m.Sign() != 0 || q.Cmp(divs[i+1]) != 0 {
+			t.Fatalf("pair %d: %v, %v", i, d, divs[i+1])
+		}
+	}
+}
+
+func TestArithEvalFloorDiv(t *testing.T) {
+	// Values of Python's eval(expr.replace("/", "//")).
+	cases := map[string]string{
+		"7/2":                "3",
+		"-7/2":               "-4",
+		"7/-2":               "-4",
+		"-7/-2":              "3",
+		"3--5":               "8",
+		"2*-3":               "-6",
+		"-(-(4))":            "4",
+		"-(3+4)/2":           "-4",
+		"1 + 2 * 3 - 4 / 2":  "5",
+		"-5*-6":              "30",
+		"(2+3)*(4-6)/3":      "-4",
+		"99999999999*999999": "99999899999000001",
+		"-9/1/-2":            "4",
+		"10-2-3":             "5",
+	}
+	for expr, want := range cases {
+		got, err := arithEvalFloorDiv(expr)
+		if err != nil || got.String() != want {
+			t.Errorf("eval(%q) = %v, %v; want %s", expr, got, err, want)
+		}
+	}
+	for _, expr := range []string{"1/0", "3/(2-2)", "(1", "1+", "", "1 2"} {
+		if _, err := arithEvalFloorDiv(expr); err == nil {
+			t.Errorf("eval(%q) succeeded, want an error", expr)
+		}
+	}
+}
+
+func TestArithGetRandBitsBig(t *testing.T) {
+	// Python: r = random.Random(5); r.getrandbits(100), r.randint(0, 10**30)
+	r := NewRandom(5)
+	if got := arithGetRandBitsBig(r, 100).String(); got != arithPyRandBits100 {
+		t.Errorf("getrandbits(100) = %s, want %s", got, arithPyRandBits100)
+	}
+	if got := arithRandIntBig(r, new(big.Int), arithPow10(30)).String(); got != arithPyRandInt30 {
+		t.Errorf("randint(0, 10**30) = %s, want %s", got, arithPyRandInt30)
+	}
+}
+
+const (
+	arithPyRandBits100 = "454911232961676339139289971781"
+	arithPyRandInt30   = "706899414540038233555879984681"
+)
