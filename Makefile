@@ -39,9 +39,9 @@ py-test: install
 lib:
 	go build -buildmode=c-shared -o build/libllenvs.so ./capi
 
-## bench: the Python baseline and llenvs-go side by side
+## bench: the Python baselines and llenvs-go side by side (scoring, generation, one score call)
 bench: install
-	$(PY) scripts/bench_scoring.py
+	$(PY) scripts/bench.py
 
 ## lint: gofmt, go vet and ruff
 lint: $(VENV)/.deps

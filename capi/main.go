@@ -366,6 +366,14 @@ func llenvsgo_score_texts(h C.uint64_t, indices *C.int64_t, texts **C.char, lens
 func richLines(st core.SingleTurn, idx []int64, outs []core.Scored, out **C.char, outLen *C.size_t) C.int32_t {
 	exp, _ := st.(interface{ Expected(int) (string, error) })
 	ex, _ := st.(interface{ Extractor() core.Extractor })
+	var fast interface {
+		AppendDescription([]byte, core.Extraction, func([]byte, string) []byte) []byte
+	}
+	if ex != nil {
+		fast, _ = ex.Extractor().(interface {
+			AppendDescription([]byte, core.Extraction, func([]byte, string) []byte) []byte
+		})
+	}
 	buf := make([]byte, 0, len(outs)*128)
 	for k := range outs {
 		o := &outs[k]
@@ -390,12 +398,15 @@ func richLines(st core.SingleTurn, idx []int64, outs []core.Scored, out **C.char
 		} else {
 			buf = append(buf, "null"...)
 		}
-		var extraction map[string]any
-		if ex != nil {
-			extraction = ex.Extractor().Describe(o.Extraction)
-		}
 		buf = append(buf, `,"extraction":`...)
-		buf = appendJSON(buf, extraction)
+		switch {
+		case ex == nil:
+			buf = append(buf, "null"...)
+		case fast != nil:
+			buf = fast.AppendDescription(buf, o.Extraction, appendJSONString)
+		default:
+			buf = appendJSON(buf, ex.Extractor().Describe(o.Extraction))
+		}
 		buf = append(buf, '}')
 	}
 	toC(buf, out, outLen)

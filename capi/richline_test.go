@@ -3,6 +3,8 @@ package main
 import (
 	"encoding/json"
 	"testing"
+
+	"github.com/llenvs/llenvs-go/core"
 )
 
 func TestAppendJSONMatchesEncodingJSON(t *testing.T) {
@@ -38,5 +40,17 @@ func TestAppendJSONMatchesEncodingJSON(t *testing.T) {
 				t.Errorf("appendJSON(%#v) = %s, want %s", tt.in, got, want)
 			}
 		})
+	}
+}
+
+func TestTagFastDescriptionMatchesDescribe(t *testing.T) {
+	ex := core.NewTagExtractor("answer", true)
+	for _, text := range []string{"<answer> 4 </answer>", "none", "<ANSWER>a</answer><answer>b</answer>"} {
+		x := ex.Extract(text)
+		got := string(ex.AppendDescription(nil, x, appendJSONString))
+		want := string(appendJSON(nil, ex.Describe(x)))
+		if got != want {
+			t.Errorf("%q: fast %s, want %s", text, got, want)
+		}
 	}
 }

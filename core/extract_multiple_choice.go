@@ -29,6 +29,7 @@ type MultipleChoiceExtractor struct {
 	Choices       string
 	CaseSensitive bool
 	letters       map[rune]bool
+	upper         map[rune]string // each letter's answer, upper-cased
 	ascii         [128]bool
 	patterns      [3]string
 	extras        [3]map[string]any
@@ -37,7 +38,8 @@ type MultipleChoiceExtractor struct {
 // NewMultipleChoiceExtractor returns a multiple_choice extractor for the
 // letters of choices.
 func NewMultipleChoiceExtractor(choices string, caseSensitive bool) *MultipleChoiceExtractor {
-	m := &MultipleChoiceExtractor{Choices: choices, CaseSensitive: caseSensitive, letters: map[rune]bool{}}
+	m := &MultipleChoiceExtractor{Choices: choices, CaseSensitive: caseSensitive, letters: map[rune]bool{},
+		upper: map[rune]string{}}
 	for _, r := range choices {
 		m.add(r)
 		if !caseSensitive {
@@ -66,6 +68,7 @@ func (m *MultipleChoiceExtractor) add(r rune) {
 		m.ascii[r] = true
 	}
 	m.letters[r] = true
+	m.upper[r] = strings.ToUpper(string(r))
 }
 
 func init() {
@@ -111,10 +114,19 @@ func (m *MultipleChoiceExtractor) letterAt(text string, i int) (rune, int) {
 
 // Extract tries the three patterns in priority order.
 func (m *MultipleChoiceExtractor) Extract(text string) Extraction {
-	for p, find := range [3]func(string) (Extraction, rune){m.findKeyword, m.findParens, m.findLineStart} {
-		x, r := find(text)
+	for p := range m.patterns {
+		var x Extraction
+		var r rune
+		switch p {
+		case 0:
+			x, r = m.findKeyword(text)
+		case 1:
+			x, r = m.findParens(text)
+		default:
+			x, r = m.findLineStart(text)
+		}
 		if x.Found {
-			x.Answer = strings.ToUpper(string(r))
+			x.Answer = m.upper[r]
 			x.Extra = m.extras[p]
 			return x
 		}

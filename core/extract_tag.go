@@ -2,6 +2,7 @@ package core
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -106,4 +107,24 @@ func isASCII(s string) bool {
 		}
 	}
 	return true
+}
+
+// AppendDescription appends Describe(x) as JSON without building the map:
+// the tag extractor is the default, so its metadata is on the hot path of
+// rich scoring results.
+func (t *TagExtractor) AppendDescription(b []byte, x Extraction, appendString func([]byte, string) []byte) []byte {
+	if !x.Found {
+		b = append(b, `{"found":false,"tag_name":`...)
+		b = appendString(b, t.Tag)
+		return append(b, '}')
+	}
+	b = append(b, `{"found":true,"match_end":`...)
+	b = strconv.AppendInt(b, int64(x.MatchEnd), 10)
+	b = append(b, `,"match_start":`...)
+	b = strconv.AppendInt(b, int64(x.MatchStart), 10)
+	b = append(b, `,"num_matches":`...)
+	b = strconv.AppendInt(b, int64(x.NumMatches), 10)
+	b = append(b, `,"tag_name":`...)
+	b = appendString(b, t.Tag)
+	return append(b, '}')
 }

@@ -36,6 +36,34 @@ def _leg_answers(entry: dict[str, Any]) -> list[str | None]:
     return [str(int(a) + 1), a + ".0", "+" + a, "0" + a, f"{int(a):,}"]
 
 
+def _sorting_answers(entry: dict[str, Any]) -> list[str | None]:
+    nums = eval(entry["answer"])  # noqa: S307 - reasoning-gym's own answer format, a list literal
+    rev = list(reversed(nums))
+    return [
+        str(rev), str([float(x) + 0.5 for x in nums]), str([float(x) + 2 for x in nums]), json.dumps(nums),
+        str(nums[:-1]), "[" + ", ".join(nums) + "]", str([*nums[:1], "nan", *nums[1:]]), "['nan']", "[]", "[1,",
+    ]
+
+
+def _fraction_answers(entry: dict[str, Any]) -> list[str | None]:
+    m = entry["metadata"]
+    n, d = m["simplified_numerator"], m["simplified_denominator"]
+    return [f"{n}/{d}", f"$\\frac{{{n}}}{{{d}}}$", f"\\dfrac{{ {n} }}{{ {d} }}", f"{m['numerator']}/{d * 7}",
+            f"{n * 2}/{d * 2}", f"{n}/{m['denominator']}", "1/0", "x/y", f" {n} / {d} "]
+
+
+def _sudoku_answers(entry: dict[str, Any]) -> list[str | None]:
+    a = entry["answer"]
+    return [a + "\n", a.replace(" ", ""), a.replace("\n", " "), a.replace("1", "2", 1), a[:-2],
+            "\n".join(line + "  " for line in a.split("\n")), a.replace(" ", ", ")]
+
+
+def _path_answers(entry: dict[str, Any]) -> list[str | None]:
+    a = entry["answer"]
+    return [a + " left right", a.upper(), " ".join(reversed(a.split())), "up down left right", "infeasible",
+            a.replace(" ", "  ")]
+
+
 # task -> configs to compare (the first is the default), items per (seed, config), extra answers.
 TASKS: dict[str, dict[str, Any]] = {
     "leg_counting": {
@@ -43,6 +71,32 @@ TASKS: dict[str, dict[str, Any]] = {
                                                                "min_instances": 3, "max_instances": 40}],
         "n": 250,
         "answers": _leg_answers,
+    },
+    "number_sorting": {
+        "configs": [{}, {"min_numbers": 50, "max_numbers": 200, "min_decimals": 3, "max_decimals": 8,
+                         "min_value": -0.01, "max_value": 0.01},
+                    {"min_numbers": 1, "max_numbers": 5, "max_decimals": 0, "min_value": -1e20, "max_value": 1e20}],
+        "n": 120,
+        "answers": _sorting_answers,
+    },
+    "fraction_simplification": {
+        "configs": [{}, {"min_value": 1, "max_value": 10, "min_factor": 1, "max_factor": 3,
+                         "styles": ["latex_dfrac", "plain"]},
+                    {"min_value": 500, "max_value": 3000000000000, "min_factor": 1000000000,
+                     "max_factor": 4000000000000, "styles": ["latex_frac"]}],
+        "n": 150,
+        "answers": _fraction_answers,
+    },
+    "mini_sudoku": {
+        "configs": [{}, {"min_empty": 0, "max_empty": 3}, {"min_empty": 12, "max_empty": 12}],
+        "n": 120,
+        "answers": _sudoku_answers,
+    },
+    "shortest_path": {
+        "configs": [{}, {"min_rows": 1, "max_rows": 3, "min_cols": 2, "max_cols": 12, "p_blocked": 0.1},
+                    {"min_rows": 20, "max_rows": 40, "min_cols": 15, "max_cols": 30, "p_blocked": 0.25}],
+        "n": 120,
+        "answers": _path_answers,
     },
 }
 
@@ -82,5 +136,10 @@ def test_items_and_scores_match_reasoning_gym(task: str, config_index: int) -> N
 
 
 def test_every_native_task_has_parity_coverage() -> None:
-    native = {n for a, n in environment_registry.list_environments("reasoning_gym")}
+    native = {r["name"] for r in environment_registry.describe_environments("reasoning_gym")
+              if r["backend"] == "native"}
+    native.discard("composite")  # compared in test_backends.py
     assert native <= set(TASKS), f"native tasks without a parity test: {sorted(native - set(TASKS))}"
+    for task, spec in TASKS.items():
+        assert len(spec["configs"]) >= 3, task  # the default and at least two others
+        assert spec["n"] * len(SEEDS) * len(spec["configs"]) >= 1000, task

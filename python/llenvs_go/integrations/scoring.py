@@ -9,6 +9,7 @@ item is read.
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, overload
@@ -16,6 +17,8 @@ from typing import Any, overload
 from llenvs_go import _native
 from llenvs_go._native import ffi
 from llenvs_go.core.environment import Environment
+
+_single = threading.local()
 
 
 @dataclass(frozen=True)
@@ -163,7 +166,25 @@ class Scorer:
 
     def score(self, task_index: int, response: str) -> ScoringResult:
         """Score one response against task ``task_index``."""
-        return self._run((task_index,), (response,), rich=True)[0]
+        if self.environment.backend != "native":
+            return self._run((task_index,), (response,), rich=True)[0]
+        # One item: reuse this thread's buffers instead of allocating a batch.
+        b = _single.__dict__.get("buffers")
+        if b is None or b[0] is not self:
+            k = len(self._names)
+            b = _single.buffers = (self, ffi.new("int64_t[1]"), ffi.new("double[1]"), ffi.new("double[]", k),
+                                   ffi.new("uint8_t[1]"))
+        _, idx, total, values, flags = b
+        try:
+            idx[0] = task_index
+        except (TypeError, OverflowError):
+            raise self._index_error((task_index,)) from None
+        if isinstance(task_index, bool):
+            raise TypeError("task_index must be an int, got bool")
+        line = self._call(idx, (response,), total, values, flags, True)[0]
+        return ScoringResults(
+            [total[0]], [values[j] for j in range(len(self._names))], b"", self._names, [line], None, "native"
+        )[0]
 
     def score_batch(self, task_indices: Sequence[int], responses: Sequence[str]) -> ScoringResults:
         """Score ``responses[i]`` against task ``task_indices[i]`` for every i, in one call into Go.
