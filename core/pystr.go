@@ -30,6 +30,8 @@ func PyLen(s string) int {
 
 // IndexFold returns the index of the first ASCII-case-insensitive
 // occurrence of the lowercase ASCII needle in s at or after from, or -1.
+// It runs in linear time: the next position of each case of the needle's
+// first byte is remembered rather than searched for again.
 func IndexFold(s, needle string, from int) int {
 	if len(needle) == 0 {
 		return from
@@ -39,24 +41,26 @@ func IndexFold(s, needle string, from int) int {
 	if first >= 'a' && first <= 'z' {
 		upper = first - 32
 	}
-	for i := from; i+len(needle) <= len(s); i++ {
-		// Jump to the next byte that could start a match.
-		j := strings.IndexByte(s[i:], first)
-		if upper != first {
-			if k := strings.IndexByte(s[i:], upper); k >= 0 && (j < 0 || k < j) {
-				j = k
-			}
+	nextFirst, nextUpper := -2, -2 // -2: not searched yet; -1: none left
+	last := len(s) - len(needle)
+	for i := from; i <= last; {
+		if nextFirst != -1 && nextFirst < i {
+			nextFirst = indexByteFrom(s, first, i)
 		}
-		if j < 0 {
+		if upper != first && nextUpper != -1 && nextUpper < i {
+			nextUpper = indexByteFrom(s, upper, i)
+		}
+		j := nextFirst
+		if upper != first && nextUpper >= 0 && (j < 0 || nextUpper < j) {
+			j = nextUpper
+		}
+		if j < 0 || j > last {
 			return -1
 		}
-		i += j
-		if i+len(needle) > len(s) {
-			return -1
+		if EqualFoldASCII(s[j:j+len(needle)], needle) {
+			return j
 		}
-		if EqualFoldASCII(s[i:i+len(needle)], needle) {
-			return i
-		}
+		i = j + 1
 	}
 	return -1
 }

@@ -1,0 +1,50 @@
+package core
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestIndexFold(t *testing.T) {
+	tests := []struct {
+		s, needle  string
+		from, want int
+	}{
+		{"xx<ANSWER>", "<answer>", 0, 2},
+		{"<answer><AnSwEr>", "<answer>", 1, 8},
+		{"answer", "answer", 0, 0},
+		{"xAnswer", "answer", 0, 1},
+		{"aaaa", "ab", 0, -1},
+		{"", "a", 0, -1},
+		{"abc", "", 2, 2},
+		{"ansWER ANSWER", "answer", 1, 7},
+		{"é<answer>", "<answer>", 0, 2},
+	}
+	for _, tt := range tests {
+		if got := IndexFold(tt.s, tt.needle, tt.from); got != tt.want {
+			t.Errorf("IndexFold(%q, %q, %d) = %d, want %d", tt.s, tt.needle, tt.from, got, tt.want)
+		}
+	}
+}
+
+// Repeated searches over text where one case of the first letter never
+// occurs must stay linear overall (this used to rescan to the end per call).
+func TestIndexFoldRepeatedSearchIsLinear(t *testing.T) {
+	s := strings.Repeat("answer ", 1<<17) // ~900 KB, no upper-case 'A'
+	n := 0
+	for i := IndexFold(s, "answer", 0); i >= 0; i = IndexFold(s, "answer", i+1) {
+		n++
+	}
+	if n != 1<<17 {
+		t.Fatalf("found %d matches, want %d", n, 1<<17)
+	}
+}
+
+func TestPyStripAndLen(t *testing.T) {
+	if got := PyStrip("\x1c\u00a0 x \u3000\x1f"); got != "x" {
+		t.Errorf("PyStrip = %q", got)
+	}
+	if PyLen("héllo") != 5 || PyLen("abc") != 3 {
+		t.Error("PyLen counts code points")
+	}
+}
