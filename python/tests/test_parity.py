@@ -64,6 +64,12 @@ def _path_answers(entry: dict[str, Any]) -> list[str | None]:
             a.replace(" ", "  ")]
 
 
+def _number_answers(entry: dict[str, Any]) -> list[str | None]:
+    a = entry["answer"]
+    return [a + ".00", "+" + a, "0" + a, a + "e0", a[:1] + "_" + a[1:] if len(a) > 1 else a, f"{a},", " " + a + " ",
+            "\uff11" + a, "sNaN", "1e999999", a + " apples"]
+
+
 # task -> configs to compare (the first is the default), items per (seed, config), extra answers.
 TASKS: dict[str, dict[str, Any]] = {
     "leg_counting": {
@@ -71,6 +77,39 @@ TASKS: dict[str, dict[str, Any]] = {
                                                                "min_instances": 3, "max_instances": 40}],
         "n": 250,
         "answers": _leg_answers,
+    },
+    "basic_arithmetic": {
+        "configs": [{}, {"allow_parentheses": False, "format_style": "natural", "max_digits": 5},
+                    {"whitespace": "no_space", "min_digits": 2, "max_digits": 3, "operators": ["-", "*", "/"]},
+                    {"min_digits": 19, "max_digits": 25, "max_terms": 5, "operators": ["+", "-", "*"]}],
+        "n": 100,
+        "answers": _number_answers,
+    },
+    "chain_sum": {
+        "configs": [{}, {"allow_negation": True, "min_terms": 3, "max_terms": 12, "max_digits": 10},
+                    {"min_digits": 15, "max_digits": 25, "max_terms": 30}],
+        "n": 120,
+        "answers": _number_answers,
+    },
+    "simple_equations": {
+        "configs": [{}, {"min_terms": 5, "max_terms": 20, "min_value": 1000, "max_value": 100000000,
+                         "operators_weights": [0.2, 0.2, 0.6]},
+                    {"operators": ["*", "-"], "operators_weights": [0.7, 0.3], "max_terms": 8, "min_value": 1,
+                     "max_value": 3}],
+        "n": 120,
+        "answers": _number_answers,
+    },
+    "gcd": {
+        "configs": [{}, {"min_numbers": 2, "max_numbers": 5, "min_value": 1, "max_value": 100000},
+                    {"min_numbers": 3, "max_numbers": 4, "min_value": 50, "max_value": 60}],
+        "n": 120,
+        "answers": _number_answers,
+    },
+    "lcm": {
+        "configs": [{}, {"min_numbers": 3, "max_numbers": 6, "min_value": 1, "max_value": 100000},
+                    {"min_numbers": 2, "max_numbers": 3, "min_value": 2, "max_value": 10}],
+        "n": 120,
+        "answers": _number_answers,
     },
     "number_sorting": {
         "configs": [{}, {"min_numbers": 50, "max_numbers": 200, "min_decimals": 3, "max_decimals": 8,
