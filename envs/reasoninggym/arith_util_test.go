@@ -16,22 +16,7 @@ func arithNewTask(t *testing.T, name, params string) Task {
 	if err := json.Unmarshal([]byte(params), &p); err != nil {
 		t.Fatalf("bad params %s: %v", params, err)
 	}
-	task, err := NewTask(name, Options{Params: p})
-	if err != nil {
-		t.Fatalf("%s %s: %v", name, params, err)
-	}
-	return task
-}
-
-func arithGenerate(t *testing.T, task Task, seed, idx int64) Entry {
-	t.Helper()
-	var r Random
-	r.SeedSum(seed, idx)
-	e, err := task.Generate(&r, idx)
-	if err != nil {
-		t.Fatalf("Generate(%d, %d): %v", seed, idx, err)
-	}
-	return e
+	return mustTask(t, name, p)
 }
 
 // arithGolden is an item whose question and answer were printed by
@@ -47,7 +32,7 @@ type arithGolden struct {
 func arithCheckGolden(t *testing.T, name string, cases []arithGolden) {
 	t.Helper()
 	for _, c := range cases {
-		e := arithGenerate(t, arithNewTask(t, name, c.params), c.seed, c.idx)
+		e := mustGenerate(t, arithNewTask(t, name, c.params), c.seed, c.idx)
 		if e.Question != c.question || e.Answer != c.answer {
 			t.Errorf("%s %s seed=%d idx=%d:\n got  %q -> %q\n want %q -> %q", name, c.params, c.seed, c.idx,
 				e.Question, e.Answer, c.question, c.answer)

@@ -23,7 +23,7 @@ func TestFractionSimplificationConfig(t *testing.T) {
 			{"styles": []any{}},
 		})
 	// An empty styles list passes validate() but makes generation fail, as in Python.
-	task := nsNewTask(t, "fraction_simplification", map[string]any{"styles": []any{}})
+	task := mustTask(t, "fraction_simplification", map[string]any{"styles": []any{}})
 	var r Random
 	r.SeedSum(42, 0)
 	if _, err := task.Generate(&r, 0); err == nil {
@@ -78,8 +78,8 @@ func TestFractionSimplificationScore(t *testing.T) {
 }
 
 func TestFractionSimplificationGenerate(t *testing.T) {
-	task := nsNewTask(t, "fraction_simplification", nil)
-	if e := nsEntry(t, task, 42, 0); e.Answer != "$\\frac{23}{131}$" {
+	task := mustTask(t, "fraction_simplification", nil)
+	if e := mustGenerate(t, task, 42, 0); e.Answer != "$\\frac{23}{131}$" {
 		t.Errorf("seed 42 item 0 answer = %s", e.Answer)
 	}
 	nsCheckGenerateNoPanic(t, "fraction_simplification", nil, 3000)

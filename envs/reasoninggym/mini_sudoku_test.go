@@ -46,8 +46,8 @@ func TestMiniSudokuScore(t *testing.T) {
 }
 
 func TestMiniSudokuGenerate(t *testing.T) {
-	task := nsNewTask(t, "mini_sudoku", nil)
-	if e := nsEntry(t, task, 42, 0); e.Answer != "4 2 1 3\n1 3 4 2\n2 1 3 4\n3 4 2 1" {
+	task := mustTask(t, "mini_sudoku", nil)
+	if e := mustGenerate(t, task, 42, 0); e.Answer != "4 2 1 3\n1 3 4 2\n2 1 3 4\n3 4 2 1" {
 		t.Errorf("seed 42 item 0 answer = %q", e.Answer)
 	}
 	nsCheckGenerateNoPanic(t, "mini_sudoku", nil, 3000)

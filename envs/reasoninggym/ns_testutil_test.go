@@ -14,31 +14,11 @@ type nsScoreCase struct {
 	want   float64
 }
 
-func nsNewTask(t *testing.T, name string, params map[string]any) Task {
-	t.Helper()
-	task, err := NewTask(name, Options{Params: params})
-	if err != nil {
-		t.Fatalf("NewTask(%s, %v): %v", name, params, err)
-	}
-	return task
-}
-
-func nsEntry(t *testing.T, task Task, seed, idx int64) Entry {
-	t.Helper()
-	var r Random
-	r.SeedSum(seed, idx)
-	e, err := task.Generate(&r, idx)
-	if err != nil {
-		t.Fatalf("Generate(%d): %v", idx, err)
-	}
-	return e
-}
-
 func nsRunScoreCases(t *testing.T, name string, params map[string]any, cases []nsScoreCase) {
 	t.Helper()
-	task := nsNewTask(t, name, params)
+	task := mustTask(t, name, params)
 	for i, c := range cases {
-		e := nsEntry(t, task, 42, c.idx)
+		e := mustGenerate(t, task, 42, c.idx)
 		if got := task.Score(c.answer, c.ok, &e); got != c.want {
 			t.Errorf("case %d: Score(item %d, %q, %v) = %v, want %v", i, c.idx, c.answer, c.ok, got, c.want)
 		}
@@ -56,9 +36,9 @@ var nsOddAnswers = []string{
 
 func nsCheckScoreNoPanic(t *testing.T, name string, params map[string]any) {
 	t.Helper()
-	task := nsNewTask(t, name, params)
+	task := mustTask(t, name, params)
 	for idx := int64(0); idx < 5; idx++ {
-		e := nsEntry(t, task, 42, idx)
+		e := mustGenerate(t, task, 42, idx)
 		for _, a := range append(nsOddAnswers, e.Answer, e.Question) {
 			_ = task.Score(a, true, &e)
 		}
@@ -68,7 +48,7 @@ func nsCheckScoreNoPanic(t *testing.T, name string, params map[string]any) {
 
 func nsCheckGenerateNoPanic(t *testing.T, name string, params map[string]any, n int64) {
 	t.Helper()
-	task := nsNewTask(t, name, params)
+	task := mustTask(t, name, params)
 	for idx := int64(0); idx < n; idx++ {
 		var r Random
 		r.SeedSum(1234, idx)

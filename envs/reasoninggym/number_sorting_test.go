@@ -77,8 +77,8 @@ func TestNumberSortingScore(t *testing.T) {
 }
 
 func TestNumberSortingGenerate(t *testing.T) {
-	task := nsNewTask(t, "number_sorting", nil)
-	e := nsEntry(t, task, 42, 0)
+	task := mustTask(t, "number_sorting", nil)
+	e := mustGenerate(t, task, 42, 0)
 	if e.Answer != "['-95.0', '-51.0', '47.29', '48.13']" {
 		t.Errorf("seed 42 item 0 answer = %s", e.Answer)
 	}

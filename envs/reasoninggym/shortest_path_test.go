@@ -21,7 +21,7 @@ func TestShortestPathConfig(t *testing.T) {
 		})
 	// A 1x1 grid makes Python loop forever looking for an end cell; the
 	// port reports an error instead.
-	task := nsNewTask(t, "shortest_path", map[string]any{"min_rows": 1, "max_rows": 1, "min_cols": 1, "max_cols": 1})
+	task := mustTask(t, "shortest_path", map[string]any{"min_rows": 1, "max_rows": 1, "min_cols": 1, "max_cols": 1})
 	var r Random
 	r.SeedSum(42, 0)
 	if _, err := task.Generate(&r, 0); err == nil {
@@ -65,8 +65,8 @@ func TestShortestPathScore(t *testing.T) {
 }
 
 func TestShortestPathGenerate(t *testing.T) {
-	task := nsNewTask(t, "shortest_path", nil)
-	if e := nsEntry(t, task, 42, 0); e.Answer != "up right right" {
+	task := mustTask(t, "shortest_path", nil)
+	if e := mustGenerate(t, task, 42, 0); e.Answer != "up right right" {
 		t.Errorf("seed 42 item 0 answer = %q", e.Answer)
 	}
 	nsCheckGenerateNoPanic(t, "shortest_path", nil, 3000)

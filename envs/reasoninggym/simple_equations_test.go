@@ -75,7 +75,7 @@ func TestSimpleEquationsWeightsLengthMismatch(t *testing.T) {
 	// reasoning-gym accepts the config but random.choices raises ValueError
 	// as soon as an operator is drawn (never with a single term).
 	one := arithNewTask(t, "simple_equations", `{"operators_weights": [1.0], "min_terms": 1, "max_terms": 1}`)
-	arithGenerate(t, one, 42, 0)
+	mustGenerate(t, one, 42, 0)
 	two := arithNewTask(t, "simple_equations", `{"operators_weights": [1.0], "min_terms": 2}`)
 	var r Random
 	r.SeedSum(42, 0)
