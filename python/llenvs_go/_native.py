@@ -163,9 +163,9 @@ def take_buffer(out: Any, out_len: Any) -> bytes:
     if p == ffi.NULL:
         return b""
     try:
-        return ffi.buffer(p, out_len[0])[:]
+        return ffi.unpack(p, out_len[0])
     finally:
-        lib().llenvs_free(p)
+        _lib.llenvs_free(p)
 
 
 def raise_for(rc: int, message: bytes | str) -> None:

@@ -137,9 +137,11 @@ class Environment:
 
     # -- native handle, per process -------------------------------------
     def _native(self) -> tuple[int, dict[str, Any]]:
-        pid = os.getpid()
-        if self._handle is not None and self._pid == pid:
+        # A handle made before a fork is never used in the child: the library
+        # refuses every call there (see _native.lib), so no pid check is needed.
+        if self._handle is not None:
             return self._handle, self._desc  # type: ignore[return-value]
+        pid = os.getpid()
         with self._lock:
             if self._handle is None or self._pid != pid:
                 handle, desc = _native.env_new(self._native_config())

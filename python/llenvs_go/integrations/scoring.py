@@ -111,26 +111,39 @@ class ScoringResults(Sequence[ScoringResult]):
             self._lines = self._refetch()
             self._refetch = None
         k = len(self._names)
-        line = json.loads(self._lines[i])
+        line = _loads(self._lines[i])
         signals = {name: self._values[i * k + j] for j, name in enumerate(self._names)}
-        answer = line["answer"]
-        extraction = line["extraction"]
         expected = line["expected"]
         if expected is None and self._expected is not None:
             expected = self._expected(i)
-        metadata: dict[str, Any] = {}
-        for name in self._names:
-            if name == "correctness":
-                if answer is None:
-                    metadata[name] = {"extracted": None, "extraction": extraction}
-                else:
-                    metadata[name] = {"extracted": answer, "expected": expected, "extraction": extraction}
+        return _result(self._totals[i], signals, line, self._names, self._backend, expected)
+
+
+_loads = json.loads
+_new = object.__new__
+_set = object.__setattr__
+
+
+def _result(total: float, signals: dict[str, float], line: dict[str, Any], names: list[str], backend: str,
+            expected: str | None) -> ScoringResult:
+    """A ScoringResult from one rich line of the library (built without the frozen __init__, which is slow)."""
+    answer = line["answer"]
+    extraction = line["extraction"]
+    metadata: dict[str, Any] = {}
+    for name in names:
+        if name == "correctness":
+            if answer is None:
+                metadata[name] = {"extracted": None, "extraction": extraction}
             else:
-                metadata[name] = {"extraction": extraction}
-        metadata["backend"] = self._backend
-        if line["error"] is not None:
-            metadata["error"] = line["error"]
-        return ScoringResult(total=self._totals[i], signals=signals, extracted_answer=answer, metadata=metadata)
+                metadata[name] = {"extracted": answer, "expected": expected, "extraction": extraction}
+        else:
+            metadata[name] = {"extraction": extraction}
+    metadata["backend"] = backend
+    if line["error"] is not None:
+        metadata["error"] = line["error"]
+    r = _new(ScoringResult)
+    _set(r, "__dict__", {"total": total, "signals": signals, "extracted_answer": answer, "metadata": metadata})
+    return r
 
 
 class Scorer:
@@ -168,23 +181,31 @@ class Scorer:
         """Score one response against task ``task_index``."""
         if self.environment.backend != "native":
             return self._run((task_index,), (response,), rich=True)[0]
-        # One item: reuse this thread's buffers instead of allocating a batch.
-        b = _single.__dict__.get("buffers")
+        # One item: this thread's preallocated buffers and no batch object.
+        b = getattr(_single, "buffers", None)
         if b is None or b[0] is not self:
-            k = len(self._names)
-            b = _single.buffers = (self, ffi.new("int64_t[1]"), ffi.new("double[1]"), ffi.new("double[]", k),
-                                   ffi.new("uint8_t[1]"))
-        _, idx, total, values, flags = b
+            b = _single.buffers = (self, ffi.new("int64_t[1]"), ffi.new("double[1]"),
+                                   ffi.new("double[]", len(self._names)), ffi.new("uint8_t[1]"), ffi.new("char **"),
+                                   ffi.new("size_t *"))
+        _, idx, total, values, flags, out, out_len = b
+        if isinstance(task_index, bool):
+            raise TypeError("task_index must be an int, got bool")
         try:
             idx[0] = task_index
         except (TypeError, OverflowError):
             raise self._index_error((task_index,)) from None
-        if isinstance(task_index, bool):
-            raise TypeError("task_index must be an int, got bool")
-        line = self._call(idx, (response,), total, values, flags, True)[0]
-        return ScoringResults(
-            [total[0]], [values[j] for j in range(len(self._names))], b"", self._names, [line], None, "native"
-        )[0]
+        texts = (response,)
+        rc = _native.lib().llenvs_score_pytuple(self.environment.handle, idx, ffi.cast("void *", id(texts)), 1,
+                                                total, values, flags, 1, out, out_len)
+        if rc != _native.OK:
+            if rc == _native.ERR_ENCODING:
+                _native.take_buffer(out, out_len)
+                return self._run((task_index,), texts, rich=True)[0]
+            _native.raise_for(rc, _native.take_buffer(out, out_len))
+        line = _loads(_native.take_buffer(out, out_len))
+        names = self._names
+        signals = {name: values[j] for j, name in enumerate(names)} if len(names) > 1 else {names[0]: values[0]}
+        return _result(total[0], signals, line, names, "native", line["expected"])
 
     def score_batch(self, task_indices: Sequence[int], responses: Sequence[str]) -> ScoringResults:
         """Score ``responses[i]`` against task ``task_indices[i]`` for every i, in one call into Go.
