@@ -142,3 +142,10 @@ func TestSeedSumMatchesBigArithmetic(t *testing.T) {
 		}
 	}
 }
+
+func BenchmarkSeed(b *testing.B) {
+	var r Random
+	for i := 0; i < b.N; i++ {
+		r.SeedSum(42, int64(i))
+	}
+}
