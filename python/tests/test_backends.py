@@ -97,3 +97,10 @@ def test_composite_config_errors():
         environment_registry.get(name="composite", seed=1, datasets=[{"name": "gcd", "weight": 0}])
     with pytest.raises(KeyError, match="no native port"):
         environment_registry.get(name="composite", seed=1, datasets=[{"name": UNPORTED, "weight": 1}])
+
+
+def test_data_file_tasks_say_what_is_missing(tmp_path):
+    with pytest.raises(ValueError, match=r"words3to10\.txt.*pip install reasoning-gym"):
+        environment_registry.get(name="spell_backward", seed=1, data_dir=str(tmp_path))
+    with pytest.raises(ValueError, match=r"in_the_year_2889\.txt"):
+        environment_registry.get(name="letter_counting", seed=1, data_dir=str(tmp_path))

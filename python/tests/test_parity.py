@@ -70,6 +70,17 @@ def _number_answers(entry: dict[str, Any]) -> list[str | None]:
             "\uff11" + a, "sNaN", "1e999999", a + " apples"]
 
 
+def _word_sorting_answers(entry: dict[str, Any]) -> list[str | None]:
+    words = entry["metadata"]["sorted_words"]
+    return [",".join(words), ", ".join(reversed(words)), ", ".join(words[1:] + words[:1]), ", ".join(words[:-1]),
+            ", ".join(w.upper() for w in words), " ,  ".join(words), ", ".join(words) + ","]
+
+
+def _spell_answers(entry: dict[str, Any]) -> list[str | None]:
+    a = entry["answer"]
+    return [a[:-1], a + "x", "x" + a[1:], a[::-1], a.swapcase(), a[:1], a[:3] + "zzzz"]
+
+
 # task -> configs to compare (the first is the default), items per (seed, config), extra answers.
 TASKS: dict[str, dict[str, Any]] = {
     "leg_counting": {
@@ -110,6 +121,26 @@ TASKS: dict[str, dict[str, Any]] = {
                     {"min_numbers": 2, "max_numbers": 3, "min_value": 2, "max_value": 10}],
         "n": 120,
         "answers": _number_answers,
+    },
+    "letter_counting": {
+        "configs": [{}, {"min_words": 1, "max_words": 3}, {"min_words": 20, "max_words": 60}],
+        "n": 150,
+        "answers": _number_answers,
+    },
+    "word_sorting": {
+        "configs": [{}, {"transformation": "randomcase", "min_words": 5, "max_words": 30},
+                    {"transformation": "uppercase", "min_word_length": 5, "max_word_length": 8},
+                    {"transformation": "lowercase", "min_words": 300, "max_words": 400, "min_word_length": 1}],
+        "n": 90,
+        "answers": _word_sorting_answers,
+        # reasoning-gym wants its enum; llenvs-go takes the enum's string value, as JSON and YAML carry it.
+        "rg_config": lambda c: {**c, "transformation": rg.algorithmic.word_sorting.TextTransformation(
+            c["transformation"])} if "transformation" in c else c,
+    },
+    "spell_backward": {
+        "configs": [{}, {"min_word_len": 8, "max_word_len": 10}, {"min_word_len": 3, "max_word_len": 3}],
+        "n": 150,
+        "answers": _spell_answers,
     },
     "number_sorting": {
         "configs": [{}, {"min_numbers": 50, "max_numbers": 200, "min_decimals": 3, "max_decimals": 8,
@@ -158,7 +189,7 @@ def test_items_and_scores_match_reasoning_gym(task: str, config_index: int) -> N
         env = environment_registry.get(name=task, size=n, seed=seed, **config)
         assert env.spec.metadata["backend"] == "native"
         ours = env.entries(list(range(n)))
-        ds = rg.create_dataset(task, size=n, seed=seed, **config)
+        ds = rg.create_dataset(task, size=n, seed=seed, **spec.get("rg_config", lambda c: c)(config))
         for i in range(n):
             want = _normalise(ds[i])
             got = ours[i]
