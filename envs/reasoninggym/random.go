@@ -109,17 +109,20 @@ func bigKey(n *big.Int) []uint32 {
 func (r *Random) seedKey(key []uint32) {
 	r.mt = genrandBase
 	mt := &r.mt
+	// The previous word is carried in a register: each step depends on the
+	// one before, and reading it back from memory would add a
+	// store-to-load delay to every step of the chain.
 	i, j := 1, 0
-	k := mtN
-	if len(key) > k {
-		k = len(key)
-	}
+	prev := mt[0]
+	k := max(mtN, len(key))
 	for ; k > 0; k-- {
-		mt[i] = (mt[i] ^ ((mt[i-1] ^ (mt[i-1] >> 30)) * 1664525)) + key[j] + uint32(j)
+		v := (mt[i] ^ ((prev ^ (prev >> 30)) * 1664525)) + key[j] + uint32(j)
+		mt[i] = v
+		prev = v
 		i++
 		j++
 		if i >= mtN {
-			mt[0] = mt[mtN-1]
+			mt[0] = v
 			i = 1
 		}
 		if j >= len(key) {
@@ -127,10 +130,12 @@ func (r *Random) seedKey(key []uint32) {
 		}
 	}
 	for k = mtN - 1; k > 0; k-- {
-		mt[i] = (mt[i] ^ ((mt[i-1] ^ (mt[i-1] >> 30)) * 1566083941)) - uint32(i)
+		v := (mt[i] ^ ((prev ^ (prev >> 30)) * 1566083941)) - uint32(i)
+		mt[i] = v
+		prev = v
 		i++
 		if i >= mtN {
-			mt[0] = mt[mtN-1]
+			mt[0] = v
 			i = 1
 		}
 	}
