@@ -29,6 +29,7 @@ test: go-test py-test
 
 go-test:
 	go vet ./...
+	go vet -tags stdjson ./capi
 	go test ./...
 	go test -race -short ./core/... ./envs/... ./masking/...
 
@@ -47,6 +48,7 @@ bench: install
 lint: $(VENV)/.deps
 	@test -z "$$(gofmt -l .)" || (gofmt -l .; echo "gofmt: files above need formatting"; exit 1)
 	go vet ./...
+	go vet -tags stdjson ./capi
 	$(VENV)/bin/ruff check python scripts
 
 clean:
