@@ -43,6 +43,9 @@ func newComposite(o Options) (Task, error) {
 		if !ok {
 			return nil, ConfigError("composite", "datasets[%d] must be a mapping with name, weight and config", i)
 		}
+		if _, ok := m["weight"]; !ok {
+			return nil, ConfigError("composite", "datasets[%d]: \"weight\" is required (a positive number)", i)
+		}
 		spec := compositeSpec{Config: map[string]any{}}
 		if err := decodeParams(fmt.Sprintf("composite datasets[%d]", i), m, &spec); err != nil {
 			return nil, err
@@ -60,7 +63,10 @@ func newComposite(o Options) (Task, error) {
 			return nil, ConfigError("composite", "duplicate dataset name %q", spec.Name)
 		}
 		params := map[string]any{}
-		seed := o.Seed + int64(i) + 1
+		seed, overflow := addInt64(o.Seed, int64(i)+1)
+		if overflow {
+			return nil, ConfigError("composite", "seed %d + %d overflows a signed 64-bit integer; use a smaller seed", o.Seed, i+1)
+		}
 		for k, v := range spec.Config {
 			switch k {
 			case "seed":

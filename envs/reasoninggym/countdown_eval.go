@@ -763,6 +763,15 @@ func cdFinite(f *big.Float) (cdVal, error) {
 	return cdFloat(f), nil
 }
 
+// cdFloatRes is Float._new: a Float operation whose result is exactly zero
+// gives sympy's exact Zero.
+func cdFloatRes(f *big.Float) (cdVal, error) {
+	if f.Sign() == 0 {
+		return cdRatI64(0), nil
+	}
+	return cdFinite(f)
+}
+
 // exact wraps an exact result, continuing as a float when it is too big.
 func (p *cdParser) exact(q *big.Rat) (cdVal, error) {
 	bits := cdRatBits(q)
@@ -841,7 +850,7 @@ func (p *cdParser) add(a, b cdVal) (cdVal, error) {
 		return p.exact(new(big.Rat).Add(a.q, b.q))
 	}
 	prec := cdPrec(a, b)
-	return cdFinite(new(big.Float).SetPrec(prec).Add(a.toFloat(prec), b.toFloat(prec)))
+	return cdFloatRes(new(big.Float).SetPrec(prec).Add(a.toFloat(prec), b.toFloat(prec)))
 }
 
 func (p *cdParser) mul(a, b cdVal) (cdVal, error) {
@@ -868,7 +877,7 @@ func (p *cdParser) mul(a, b cdVal) (cdVal, error) {
 		return p.exact(new(big.Rat).Mul(a.q, b.q))
 	}
 	prec := cdPrec(a, b)
-	return cdFinite(new(big.Float).SetPrec(prec).Mul(a.toFloat(prec), b.toFloat(prec)))
+	return cdFloatRes(new(big.Float).SetPrec(prec).Mul(a.toFloat(prec), b.toFloat(prec)))
 }
 
 func (p *cdParser) div(a, b cdVal) (cdVal, error) {
@@ -908,9 +917,9 @@ func (p *cdParser) div(a, b cdVal) (cdVal, error) {
 	if a.k == cdQ {
 		// Rational.__truediv__(Float) is self*(1/other): two roundings.
 		inv := new(big.Float).SetPrec(prec).Quo(new(big.Float).SetPrec(prec).SetInt64(1), b.f)
-		return cdFinite(new(big.Float).SetPrec(prec).Mul(a.toFloat(prec), inv))
+		return cdFloatRes(new(big.Float).SetPrec(prec).Mul(a.toFloat(prec), inv))
 	}
-	return cdFinite(new(big.Float).SetPrec(prec).Quo(a.toFloat(prec), b.toFloat(prec)))
+	return cdFloatRes(new(big.Float).SetPrec(prec).Quo(a.toFloat(prec), b.toFloat(prec)))
 }
 
 // cdFloor is sympy's floor of a value.
@@ -1022,7 +1031,13 @@ func (p *cdParser) mod(a, b cdVal) (cdVal, error) {
 	if a.k == cdQ && b.k == cdQ {
 		return p.exact(r)
 	}
-	return cdFinite(new(big.Float).SetPrec(cdPrec(a, b)).SetRat(r))
+	f := new(big.Float).SetPrec(cdPrec(a, b)).SetRat(r)
+	if (a.k == cdF && b.k == cdF) || (a.k == cdF && b.isInt()) {
+		// mpf_mod through Float._new.
+		return cdFloatRes(f)
+	}
+	// Float(Rational remainder, precision): a zero stays a Float.
+	return cdFinite(f)
 }
 
 func (p *cdParser) bitwise(op string, a, b cdVal) (cdVal, error) {
@@ -1263,60 +1278,124 @@ func (p *cdParser) pow(a, b cdVal) (cdVal, error) {
 	if a.sign() < 0 {
 		return cdVal{k: cdCplx}, nil
 	}
-	prec := uint(53)
 	if a.k == cdQ && b.k == cdQ {
 		if v, ok, err := p.powRoot(a.q, b.q); ok || err != nil {
 			return v, err
 		}
-	} else {
-		prec = cdPrec(a, b)
-	}
-	// A positive base to a non-integer power, rounded from a result
-	// computed with extra precision when the exponent's denominator is
-	// small (sympy's evalf and mpmath's pow are correctly rounded).
-	ra, rb := a.rat(), b.rat()
-	if den := rb.Denom(); den.IsInt64() && den.Int64() <= 4096 && rb.Num().IsInt64() &&
-		cdAbs64(rb.Num().Int64()) <= 1<<20 && cdRatBits(ra) <= 1<<16 {
-		if err := p.charge(cdRatBits(ra) * 64); err != nil {
+		// An irrational power stays symbolic; float() evaluates it with
+		// evalf: 57 bits rounded down, then rounded to 53.
+		if err := p.charge(cdRatBits(a.q) + cdRatBits(b.q) + 4096); err != nil {
 			return cdVal{}, err
 		}
-		return cdFinite(cdRootPow(ra, rb.Num().Int64(), den.Int64(), prec))
+		x := new(big.Float).SetPrec(200).SetRat(a.q)
+		y := new(big.Float).SetPrec(200).SetRat(b.q)
+		v := cdPowReal(x, y, 200)
+		v = new(big.Float).SetPrec(57).SetMode(big.ToZero).Set(v)
+		return cdFinite(new(big.Float).SetPrec(53).Set(v))
 	}
-	return cdFinite(cdPowFloat(a.toFloat(prec), b.toFloat(prec), prec))
+	// Float powers: base and exponent rounded to the Float precision,
+	// then mpf_pow, correctly rounded.
+	prec := cdPrec(a, b)
+	if err := p.charge(int(prec) * 64); err != nil {
+		return cdVal{}, err
+	}
+	v := cdPowReal(a.toFloat(prec), b.toFloat(prec), prec+96)
+	return cdFinite(new(big.Float).SetPrec(prec).Set(v))
 }
 
-// cdRootPow is a**(p/q) for a > 0, rounded to prec bits from a Newton
-// iteration at extra precision.
-func cdRootPow(a *big.Rat, p, q int64, prec uint) *big.Float {
-	work := prec + 96
-	x := new(big.Float).SetPrec(work).SetRat(a)
-	if x.IsInf() {
-		return x
+// cdLn2 returns log(2) to prec bits.
+func cdLn2(prec uint) *big.Float {
+	third := new(big.Float).SetPrec(prec).Quo(big.NewFloat(1), new(big.Float).SetPrec(prec).SetInt64(3))
+	return cdAtanh2(third, prec)
+}
+
+// cdAtanh2 is 2*atanh(z) for |z| <= 1/3 by its power series.
+func cdAtanh2(z *big.Float, prec uint) *big.Float {
+	sum := new(big.Float).SetPrec(prec).Set(z)
+	z2 := new(big.Float).SetPrec(prec).Mul(z, z)
+	pw := new(big.Float).SetPrec(prec).Set(z)
+	term := new(big.Float).SetPrec(prec)
+	for k := int64(3); ; k += 2 {
+		pw.Mul(pw, z2)
+		term.Quo(pw, new(big.Float).SetPrec(prec).SetInt64(k))
+		if term.Sign() == 0 || term.MantExp(nil) < sum.MantExp(nil)-int(prec)-4 {
+			break
+		}
+		sum.Add(sum, term)
 	}
-	// Initial estimate from mantissa and exponent: a = m * 2**e.
+	return sum.Mul(sum, big.NewFloat(2))
+}
+
+// cdLog is log(x) for x > 0 to about prec bits.
+func cdLog(x *big.Float, prec uint) *big.Float {
+	m := new(big.Float).SetPrec(prec)
+	e := x.MantExp(m) // x = m * 2**e, m in [0.5, 1)
+	one := new(big.Float).SetPrec(prec).SetInt64(1)
+	num := new(big.Float).SetPrec(prec).Sub(m, one)
+	den := new(big.Float).SetPrec(prec).Add(m, one)
+	res := cdAtanh2(num.Quo(num, den), prec)
+	if e != 0 {
+		l2 := cdLn2(prec)
+		res.Add(res, l2.Mul(l2, new(big.Float).SetPrec(prec).SetInt64(int64(e))))
+	}
+	return res
+}
+
+// cdExp is exp(t) to about prec bits, for |t| within big.Float's exponent
+// range (the caller checks).
+func cdExp(t *big.Float, prec uint) *big.Float {
+	tf, _ := t.Float64()
+	kf := math.Round(tf / math.Ln2)
+	work := prec + 16 + uint(cdBitLen(int64(math.Abs(kf))))
+	l2 := cdLn2(work)
+	r := new(big.Float).SetPrec(work).Sub(new(big.Float).SetPrec(work).Set(t),
+		l2.Mul(l2, new(big.Float).SetPrec(work).SetInt64(int64(kf))))
+	// exp(r) = exp(r / 2**8) ** (2**8)
+	const halvings = 8
+	r.SetMantExp(r, -halvings)
+	sum := new(big.Float).SetPrec(work).SetInt64(1)
+	term := new(big.Float).SetPrec(work).SetInt64(1)
+	for n := int64(1); n < 100000; n++ {
+		term.Mul(term, r)
+		term.Quo(term, new(big.Float).SetPrec(work).SetInt64(n))
+		if term.Sign() == 0 || term.MantExp(nil) < -int(work)-4 {
+			break
+		}
+		sum.Add(sum, term)
+	}
+	for i := 0; i < halvings; i++ {
+		sum.Mul(sum, sum)
+	}
+	return sum.SetMantExp(sum, int(kf))
+}
+
+func cdBitLen(x int64) int {
+	n := 0
+	for x > 0 {
+		n++
+		x >>= 1
+	}
+	return n
+}
+
+// cdPowReal is x**y for x > 0 to about prec bits; beyond big.Float's
+// exponent range it gives an infinity (saturated by cdFinite) or zero.
+func cdPowReal(x, y *big.Float, prec uint) *big.Float {
+	yf, _ := y.Float64()
 	mant := new(big.Float)
 	e := x.MantExp(mant)
 	mf, _ := mant.Float64()
-	l2 := (math.Log2(mf) + float64(e)) / float64(q)
-	ip := math.Floor(l2)
-	r := new(big.Float).SetPrec(work).SetFloat64(math.Exp2(l2 - ip))
-	r.SetMantExp(r, int(ip))
-	qf := new(big.Float).SetPrec(work).SetInt64(q)
-	qm1 := new(big.Float).SetPrec(work).SetInt64(q - 1)
-	for i := 0; i < 8; i++ {
-		// r = ((q-1) r + a / r**(q-1)) / q
-		t := cdPowFloatInt(r, q-1, work)
-		if t.IsInf() || t.Sign() == 0 {
-			break
-		}
-		t.Quo(x, t)
-		u := new(big.Float).SetPrec(work).Mul(qm1, r)
-		u.Add(u, t)
-		u.Quo(u, qf)
-		r = u
+	lg := yf * (math.Log2(mf) + float64(e)) // log2 of the result
+	if lg > float64(math.MaxInt32)-64 {
+		return new(big.Float).SetInf(false)
 	}
-	res := cdPowFloatInt(r, p, work)
-	return new(big.Float).SetPrec(prec).Set(res)
+	if lg < -float64(math.MaxInt32)+64 {
+		return new(big.Float).SetPrec(prec)
+	}
+	work := prec + 32 + uint(cdBitLen(int64(math.Abs(lg))+1))
+	l := cdLog(new(big.Float).SetPrec(work).Set(x), work)
+	l.Mul(l, new(big.Float).SetPrec(work).Set(y))
+	return cdExp(l, work)
 }
 
 // powInt raises a nonzero real value to an integer power exactly (a Float
@@ -1332,7 +1411,7 @@ func (p *cdParser) powInt(a cdVal, n *big.Int) (cdVal, error) {
 		}
 		if !n.IsInt64() || cdAbs64(n.Int64()) > 1<<40 {
 			nf, _ := new(big.Float).SetInt(n).Float64()
-			f := cdPowFloat(new(big.Float).Abs(a.toFloat(prec)), big.NewFloat(nf), prec)
+			f := cdPowReal(new(big.Float).Abs(a.toFloat(prec)), big.NewFloat(nf), prec)
 			if a.sign() < 0 && n.Bit(0) == 1 {
 				f.Neg(f)
 			}
@@ -1406,31 +1485,6 @@ func cdNthRoot(n *big.Int, k int64) (*big.Int, bool) {
 	return nil, false
 }
 
-// cdPowFloat is a**b for a > 0 rounded to prec bits, through float64 where
-// the result is in range and through logarithms otherwise.
-func cdPowFloat(a, b *big.Float, prec uint) *big.Float {
-	af, _ := a.Float64()
-	bf, _ := b.Float64()
-	r := math.Pow(af, bf)
-	if bf == 0.5 {
-		r = math.Sqrt(af)
-	}
-	if r != 0 && !math.IsInf(r, 0) && !math.IsNaN(r) && af != 0 && !math.IsInf(af, 0) {
-		return new(big.Float).SetPrec(prec).SetFloat64(r)
-	}
-	// log2(a) from mantissa and exponent, so that huge values work.
-	mant := new(big.Float)
-	e := a.MantExp(mant)
-	mf, _ := mant.Float64()
-	lg := (math.Log2(mf) + float64(e)) * bf
-	if math.IsInf(lg, 0) || math.IsNaN(lg) || math.Abs(lg) > math.MaxInt32-64 {
-		return new(big.Float).SetInf(lg > 0)
-	}
-	ip := math.Floor(lg)
-	res := new(big.Float).SetPrec(prec).SetFloat64(math.Exp2(lg - ip))
-	return res.SetMantExp(res, int(ip))
-}
-
 // cdPowFloatInt is a**n by repeated squaring in floating point.
 func cdPowFloatInt(a *big.Float, n int64, prec uint) *big.Float {
 	work := a.Prec()
@@ -1459,6 +1513,9 @@ func cdPowFloatInt(a *big.Float, n int64, prec uint) *big.Float {
 // ---- factorials ----
 
 func (p *cdParser) factorial(v cdVal) (cdVal, error) {
+	if v.isZero() {
+		return cdRatI64(1), nil
+	}
 	switch v.k {
 	case cdNaN:
 		return v, nil

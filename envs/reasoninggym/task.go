@@ -76,7 +76,11 @@ func NewTask(name string, o Options) (Task, error) {
 	f, ok := tasks[name]
 	tasksMu.RUnlock()
 	if !ok {
-		return nil, &core.NotFoundError{Msg: fmt.Sprintf("reasoning-gym task %q has no native port; native tasks: %v", name, Names())}
+		msg := fmt.Sprintf("reasoning-gym task %q has no native port", name)
+		if near := core.Nearest(name, Names()); near != "" {
+			msg += fmt.Sprintf("; did you mean %q?", near)
+		}
+		return nil, &core.NotFoundError{Msg: fmt.Sprintf("%s (native tasks: %v)", msg, Names())}
 	}
 	if o.Params == nil {
 		o.Params = map[string]any{}

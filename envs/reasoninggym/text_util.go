@@ -24,7 +24,7 @@ func textDataPath(task, dataDir, name string) (string, error) {
 		return "", ConfigError(task, "data_file must be a file name inside reasoning-gym's data directory, got %q", name)
 	}
 	if dataDir == "" {
-		return "", fmt.Errorf("%s needs reasoning-gym's data file %s: pass data_dir (the reasoning_gym/data directory of an installed reasoning-gym; `pip install reasoning-gym` provides it)", task, name)
+		return "", fmt.Errorf("%s needs reasoning-gym's data file %s: pass data_dir (the reasoning_gym/data directory of an installed reasoning-gym; `pip install reasoning-gym==0.1.25` provides it)", task, name)
 	}
 	return filepath.Join(dataDir, name), nil
 }
@@ -35,7 +35,7 @@ func textReadData(task, path string) (string, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return "", fmt.Errorf("%s needs reasoning-gym's data file %s, which is missing: pass data_dir (the reasoning_gym/data directory of an installed reasoning-gym; `pip install reasoning-gym` provides it)", task, path)
+			return "", fmt.Errorf("%s needs reasoning-gym's data file %s, which is missing: pass data_dir (the reasoning_gym/data directory of an installed reasoning-gym; `pip install reasoning-gym==0.1.25` provides it)", task, path)
 		}
 		return "", fmt.Errorf("%s: reading data file: %w", task, err)
 	}

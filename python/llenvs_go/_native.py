@@ -135,7 +135,13 @@ def _load() -> Any:
             return _lib
         if not faulthandler.is_enabled():
             faulthandler.enable()
-        handle = ffi.dlopen(library_path())
+        path = library_path()
+        try:
+            handle = ffi.dlopen(path)
+        except OSError as e:
+            source = "LLENVS_GO_LIB" if os.environ.get("LLENVS_GO_LIB") else "the installed package"
+            raise ImportError(f"cannot load the llenvs-go library {path} (from {source}): {e}; "
+                              "rebuild it with `pip install ./python` or fix LLENVS_GO_LIB") from e
         version = handle.llenvs_abi_version()
         if version != ABI_VERSION:
             raise ImportError(
@@ -151,6 +157,8 @@ def _load() -> Any:
         handle.llenvs_set_python_api(*[ffi.cast("void *", a) for a in addr])
         threads = os.environ.get("LLENVS_GO_THREADS")
         if threads:
+            if not threads.strip().isdigit() or int(threads) < 1:
+                raise ValueError(f"LLENVS_GO_THREADS must be a positive integer, got {threads!r}")
             handle.llenvs_set_max_procs(int(threads))
         _loaded_pid = os.getpid()
         _lib = handle

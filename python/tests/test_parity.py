@@ -81,6 +81,14 @@ def _spell_answers(entry: dict[str, Any]) -> list[str | None]:
     return [a[:-1], a + "x", "x" + a[1:], a[::-1], a.swapcase(), a[:1], a[:3] + "zzzz"]
 
 
+def _countdown_answers(entry: dict[str, Any]) -> list[str | None]:
+    a = entry["answer"]
+    nums = entry["metadata"]["numbers"]
+    return [f"({a})", a + " + 0", a + " * 1", f"{a} + 1", "+".join(map(str, nums)), "*".join(map(str, nums)),
+            a.replace(" ", ""), a + " = " + str(entry["metadata"]["target"]), f"({a}", "2**10", "x + 1", a + "/0",
+            f"{a} - {nums[0]} + {nums[0]}", f"1.0*({a})"]
+
+
 # task -> configs to compare (the first is the default), items per (seed, config), extra answers.
 TASKS: dict[str, dict[str, Any]] = {
     "leg_counting": {
@@ -141,6 +149,12 @@ TASKS: dict[str, dict[str, Any]] = {
         "configs": [{}, {"min_word_len": 8, "max_word_len": 10}, {"min_word_len": 3, "max_word_len": 3}],
         "n": 150,
         "answers": _spell_answers,
+    },
+    "countdown": {
+        "configs": [{}, {"min_numbers": 3, "max_numbers": 3, "min_target": 10, "max_target": 100},
+                    {"operators": ["+", "*"], "shuffle": False, "min_value": 1, "max_value": 20}],
+        "n": 112,
+        "answers": _countdown_answers,
     },
     "number_sorting": {
         "configs": [{}, {"min_numbers": 50, "max_numbers": 200, "min_decimals": 3, "max_decimals": 8,

@@ -12,9 +12,7 @@ from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from llenvs_go.core.environment import Environment
-
-# llenvs' EnvironmentConfig fields that llenvs-go does not implement.
-_UNSUPPORTED = ("container", "judge", "env_llm", "branching_strategy", "difficulties", "iterative", "prompts")
+from llenvs_go.core.registry import _UNSUPPORTED
 
 
 @dataclass
@@ -109,6 +107,26 @@ class EnvironmentConfig:
                 kw[key] = value
         return environment_registry.get(
             name=self.name, adapter=self.adapter, size=self.size, seed=self.seed,
-            answer_extractor=self.answer_extractor, extra_rewards=tuple(self.extra_rewards),
+            answer_extractor=None if self.answer_extractors else self.answer_extractor,
+            extra_rewards=tuple(self.extra_rewards),
             system_prompt=self.system_prompt, prompt_template=self.prompt_template, data_dir=self.data_dir, **kw,
         )
+
+
+_generated_init = EnvironmentConfig.__init__
+
+
+def _strict_init(self: EnvironmentConfig, *args: Any, **kwargs: Any) -> None:
+    valid = [f.name for f in fields(EnvironmentConfig)]
+    for key in kwargs:
+        if key in _UNSUPPORTED:
+            raise TypeError(f"EnvironmentConfig: {key!r} is an llenvs option that llenvs-go does not support")
+        if key not in valid:
+            near = difflib.get_close_matches(key, valid, n=1, cutoff=0.5)
+            hint = f"; did you mean {near[0]!r}?" if near else ""
+            raise TypeError(f"EnvironmentConfig: unknown key {key!r}{hint} (valid keys: {', '.join(valid)})")
+    _generated_init(self, *args, **kwargs)
+
+
+_strict_init.__doc__ = _generated_init.__doc__
+EnvironmentConfig.__init__ = _strict_init  # type: ignore[method-assign]

@@ -2,18 +2,68 @@
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import importlib.util
+import operator
 import os
 import random
 from typing import Any
 
 from llenvs_go import _native
 from llenvs_go.core.environment import Environment
+from llenvs_go.core.prompts import resolve_system_prompt
 from llenvs_go.core.python_backend import PythonReasoningGymEnvironment, reasoning_gym_task_names
 
 # Keys of the Go configuration; anything else given to get() is a task config field.
 _ENV_KEYS = ("answer_extractor_config", "answer_extractors", "pre_cleaners", "post_cleaners")
+# Environment options of get(), for suggestions when one is mistyped.
+_OPTIONS = ("size", "seed", "answer_extractor", "extra_rewards", "system_prompt", "prompt_template", "data_dir",
+            *_ENV_KEYS)
+# llenvs options that llenvs-go does not implement.
+_UNSUPPORTED = ("container", "judge", "env_llm", "branching_strategy", "difficulties", "iterative", "prompts")
+
+
+def _as_int(what: str, value: Any) -> int:
+    """``value`` as a Python int (numpy integers included), or a TypeError naming ``what``."""
+    if isinstance(value, bool) or not hasattr(value, "__index__"):
+        raise TypeError(f"{what} must be an int, got {type(value).__name__}")
+    return operator.index(value)
+
+
+def _as_mapping(spec: Any) -> Any:
+    """A composite dataset spec as a mapping (reasoning-gym's DatasetSpec objects are accepted)."""
+    if dataclasses.is_dataclass(spec) and not isinstance(spec, type):
+        return dataclasses.asdict(spec)
+    return spec
+
+
+def _with_option_hint(message: str, params: dict[str, Any]) -> str:
+    """Add "did you mean" for a task-config key that looks like a mistyped environment option."""
+    for key in params:
+        if f'unknown key "{key}"' in message:
+            near = difflib.get_close_matches(key, _OPTIONS, n=1, cutoff=0.75)
+            if near:
+                return f"{message}; {key!r} is not a field of the task; did you mean the option {near[0]!r}?"
+    return message
+
+
+def _python_config_hint(name: str, params: dict[str, Any]) -> str:
+    """Suggest the nearest field of a reasoning-gym config class for unknown keys."""
+    try:
+        from reasoning_gym.factory import DATASETS
+
+        fields = [f.name for f in dataclasses.fields(DATASETS[name][1]) if f.name not in ("seed", "size")]
+    except Exception:  # noqa: BLE001 - a hint is best effort
+        return ""
+    hints = []
+    for key in params:
+        if key not in fields:
+            near = difflib.get_close_matches(key, fields + list(_OPTIONS), n=1, cutoff=0.6)
+            hints.append(f"unknown key {key!r}" + (f"; did you mean {near[0]!r}?" if near else ""))
+    if hints:
+        return " (" + "; ".join(hints) + f"; valid keys: {', '.join(fields)})"
+    return f" (valid keys: {', '.join(fields)})"
 
 
 def reasoning_gym_data_dir() -> str | None:
@@ -89,23 +139,41 @@ class EnvironmentRegistry:
             raise TypeError(f"name must be a non-empty str, got {name!r}")
         config: dict[str, Any] = {"name": name, "adapter": adapter}
         if size is not None:
-            if isinstance(size, bool) or not isinstance(size, int) or size <= 0:
-                raise ValueError(f"size must be a positive int, got {size!r}")
+            size = _as_int("size", size)
+            if size <= 0:
+                raise ValueError(f"size must be a positive int, got {size}")
             config["size"] = size
         if seed is None:
             seed = random.SystemRandom().randint(0, 2**32)
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise TypeError(f"seed must be an int or None, got {type(seed).__name__}")
+        seed = _as_int("seed", seed)
         if not -(2**63) <= seed < 2**63:
-            raise ValueError(f"seed must fit in a signed 64-bit integer, got {seed}")
+            raise ValueError(f"seed must be in [-2**63, 2**63) (a signed 64-bit integer), got {seed}; "
+                             "reduce it, e.g. seed % 2**63")
         config["seed"] = seed
         if answer_extractor is not None:
             config["answer_extractor"] = answer_extractor
+        for k in _UNSUPPORTED:
+            if k in kwargs:
+                raise ValueError(f"{k!r} is an llenvs option that llenvs-go does not support")
         for k in _ENV_KEYS:
             if k in kwargs and kwargs[k] is not None:
                 config[k] = kwargs.pop(k)
+        if answer_extractor is not None and "answer_extractors" in config:
+            raise ValueError("give either answer_extractor (one extractor) or answer_extractors (a chain), not both")
+        if isinstance(extra_rewards, (str, dict)) or not isinstance(extra_rewards, (list, tuple)):
+            raise TypeError(f"extra_rewards must be a list or tuple of signal names or mappings, "
+                            f"e.g. ('format',), got {extra_rewards!r}")
         if extra_rewards:
             config["extra_rewards"] = list(extra_rewards)
+        resolve_system_prompt(system_prompt)  # a bad value fails here, not when items are built
+        if prompt_template is not None:
+            try:
+                prompt_template.format(question="")
+            except (KeyError, IndexError, ValueError, AttributeError) as e:
+                raise ValueError(f"prompt_template must be a str.format template whose only field is "
+                                 f"{{question}}, got {prompt_template!r} ({type(e).__name__}: {e})") from None
+        if name == "composite" and "datasets" in kwargs:
+            kwargs["datasets"] = [_as_mapping(d) for d in kwargs["datasets"]]
         config["params"] = kwargs
         d = data_dir or reasoning_gym_data_dir()
         if d:
@@ -120,6 +188,8 @@ class EnvironmentRegistry:
             if adapter == "reasoning_gym" and name in reasoning_gym_task_names():
                 return self._python_environment(config, system_prompt, prompt_template)
             raise _native.UnknownNameError(self._unknown_message(name, adapter, str(e))) from None
+        except ValueError as e:
+            raise ValueError(_with_option_hint(str(e), kwargs)) from None
         return env
 
     @staticmethod
@@ -128,7 +198,9 @@ class EnvironmentRegistry:
         try:
             _ = env.dataset  # reasoning-gym validates the task config here
         except (TypeError, AssertionError, ValueError) as e:
-            raise ValueError(f"invalid {config['name']} config {config['params']}: {e}") from None
+            hint = _python_config_hint(config["name"], config["params"])
+            raise ValueError(f"invalid {config['name']} config {config['params']}: {type(e).__name__}: {e}{hint}") \
+                from None
         _ = env.handle
         return env
 

@@ -50,6 +50,11 @@ class DatasetProvider:
     """
 
     def __init__(self, environment: Environment, system_prompt: Any = _UNSET):
+        if not isinstance(environment, Environment):
+            raise TypeError(
+                "DatasetProvider needs an environment from environment_registry.get(...), "
+                f"got {type(environment).__name__}"
+            )
         spec = environment.spec
         if not spec.supports_task_index:
             raise TypeError(
@@ -71,7 +76,8 @@ class DatasetProvider:
         return cls(config.build())
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (DatasetProvider, (self.environment, self.system_prompt))
+        # Rebuilt without touching the library (see Scorer.__reduce__).
+        return (_rebuild_provider, (self.environment, self.system_prompt))
 
     def __len__(self) -> int:
         return len(self.environment)
@@ -154,3 +160,11 @@ class DatasetProvider:
 
 
 __all__ = ["DatasetProvider", "TaskItem"]
+
+
+def _rebuild_provider(environment: Environment, system_prompt: Any) -> DatasetProvider:
+    provider = DatasetProvider.__new__(DatasetProvider)
+    provider.environment = environment
+    provider.system_prompt = system_prompt
+    provider._system_text = resolve_system_prompt(system_prompt)
+    return provider

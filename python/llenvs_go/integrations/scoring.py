@@ -150,6 +150,10 @@ class Scorer:
     """Scores responses with a single-turn environment's own reward computation."""
 
     def __init__(self, environment: Environment):
+        if not isinstance(environment, Environment):
+            raise TypeError(
+                f"Scorer needs an environment from environment_registry.get(...), got {type(environment).__name__}"
+            )
         spec = environment.spec
         if spec.is_multi_turn:
             raise TypeError(
@@ -162,7 +166,13 @@ class Scorer:
                 "(supports_task_index=False)."
             )
         self.environment = environment
-        self._names = [s["name"] for s in environment.signal_specs]
+        self._names_cache: list[str] | None = None
+
+    @property
+    def _names(self) -> list[str]:
+        if self._names_cache is None:
+            self._names_cache = [s["name"] for s in self.environment.signal_specs]
+        return self._names_cache
 
     @classmethod
     def from_config(cls, config: Any) -> Scorer:
@@ -170,7 +180,10 @@ class Scorer:
         return cls(config.build())
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (Scorer, (self.environment,))
+        # Rebuilt without touching the library: a worker that cannot use it
+        # (a forked child) then fails on first use, where the error reaches
+        # the caller, rather than while unpickling.
+        return (_rebuild_scorer, (self.environment,))
 
     @property
     def signal_names(self) -> list[str]:
@@ -223,6 +236,8 @@ class Scorer:
 
     def _run(self, task_indices: Sequence[int], responses: Sequence[str], rich: bool) -> ScoringResults:
         texts = responses if type(responses) is tuple else tuple(responses)
+        if not isinstance(task_indices, (list, tuple)):
+            task_indices = list(task_indices)
         n = len(texts)
         if len(task_indices) != n:
             raise ValueError(f"task_indices and responses must have the same length, got {len(task_indices)} and {n}")
@@ -277,14 +292,14 @@ class Scorer:
             _native.raise_for(rc, data)
         return data.split(b"\n") if rich and n else []
 
-    @staticmethod
-    def _index_error(task_indices: Sequence[int]) -> Exception:
+    def _index_error(self, task_indices: Sequence[int]) -> Exception:
         for i, t in enumerate(task_indices):
             if isinstance(t, bool) or not hasattr(t, "__index__"):
                 return TypeError(f"task_indices[{i}] must be an int, got {type(t).__name__}")
             v = t.__index__()
             if not -(2**63) <= v < 2**63:
-                return _native.TaskIndexError(f"task_indices[{i}]: task_index {v} out of bounds")
+                return _native.TaskIndexError(
+                    f"task_indices[{i}]: task_index {v} out of bounds [0, {len(self.environment)})")
         return TypeError("task_indices must be a sequence of ints")
 
     @staticmethod
@@ -302,3 +317,10 @@ class Scorer:
         lens = ffi.new("int64_t[]", [len(b) for b in encoded])
         return _native.lib().llenvs_score_texts(handle, idx, ptrs, lens, len(texts), totals, values, flags,
                                                 int(rich), out, out_len)
+
+
+def _rebuild_scorer(environment: Environment) -> Scorer:
+    scorer = Scorer.__new__(Scorer)
+    scorer.environment = environment
+    scorer._names_cache = None
+    return scorer

@@ -1,0 +1,76 @@
+"""Mistakes a user plausibly makes get a clear error that names the fix."""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+
+import pytest
+
+from llenvs_go.core.config import EnvironmentConfig
+from llenvs_go.core.registry import environment_registry
+from llenvs_go.integrations import DatasetProvider, Scorer
+
+
+def _score(scorer):
+    return scorer.score(0, "x").total
+
+
+def test_scorer_sent_to_a_fork_pool_fails_in_the_caller(leg_env):
+    scorer = Scorer(leg_env)
+    with mp.get_context("fork").Pool(1) as pool:
+        result = pool.map_async(_score, [scorer])
+        with pytest.raises(RuntimeError, match="spawn"):
+            result.get(timeout=60)
+
+
+def test_typos_in_options_are_suggested():
+    with pytest.raises(TypeError, match="did you mean 'answer_extractor'"):
+        EnvironmentConfig(name="leg_counting", answer_extractr="tag_based")
+    with pytest.raises(ValueError, match="did you mean the option 'answer_extractor'"):
+        environment_registry.get(name="leg_counting", seed=1, answer_extracter="boxed")
+    with pytest.raises(ValueError, match="llenvs option that llenvs-go does not support"):
+        environment_registry.get(name="leg_counting", seed=1, judge={})
+    with pytest.raises(KeyError, match='did you mean "chain_sum"'):
+        environment_registry.get(name="composite", seed=1, datasets=[{"name": "chain_sun", "weight": 1}])
+    with pytest.raises(ValueError, match='"weight" is required'):
+        environment_registry.get(name="composite", seed=1, datasets=[{"name": "chain_sum"}])
+
+
+def test_wrongly_shaped_options():
+    with pytest.raises(TypeError, match="extra_rewards must be a list or tuple"):
+        environment_registry.get(name="leg_counting", seed=1, extra_rewards="format")
+    with pytest.raises(ValueError, match=r"only field is \{question\}"):
+        environment_registry.get(name="leg_counting", seed=1, prompt_template="Q: {quest}")
+    with pytest.raises(TypeError, match="system_prompt must be"):
+        environment_registry.get(name="leg_counting", seed=1, system_prompt=5)
+    with pytest.raises(ValueError, match="not both"):
+        environment_registry.get(name="leg_counting", seed=1, answer_extractor="boxed",
+                                 answer_extractors=[{"type": "tag_based"}])
+    with pytest.raises(TypeError, match="needs an environment"):
+        Scorer(None)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="needs an environment"):
+        DatasetProvider("leg_counting")  # type: ignore[arg-type]
+
+
+def test_seed_limits():
+    with pytest.raises(ValueError, match=r"seed must be in \[-2\*\*63, 2\*\*63\)"):
+        environment_registry.get(name="leg_counting", seed=2**63)
+    with pytest.raises(ValueError, match="overflows"):
+        environment_registry.get(name="composite", seed=2**63 - 1, datasets=[{"name": "gcd", "weight": 1}])
+
+
+def test_numpy_and_lazy_sequences_are_accepted(leg_env, rg_leg):
+    np = pytest.importorskip("numpy")
+    env = environment_registry.get(name="leg_counting", size=np.int64(1000), seed=np.int64(42))
+    scorer = Scorer(env)
+    truth = f"<answer>{rg_leg[1]['answer']}</answer>"
+    assert scorer.score_batch(np.array([1, 2]), [truth, "x"]).totals == [1.0, 0.0]
+    assert scorer.score_batch(range(1, 3), (r for r in [truth, "x"])).totals == [1.0, 0.0]
+    assert scorer.score(np.int64(1), truth).total == 1.0
+    assert [it.task_index for it in DatasetProvider(env).get_items(np.arange(3))] == [0, 1, 2]
+
+
+def test_unported_task_config_typo_is_suggested():
+    pytest.importorskip("reasoning_gym")
+    with pytest.raises(ValueError, match="did you mean 'n_people'"):
+        environment_registry.get(name="knights_knaves", seed=1, n_peopel=2)
