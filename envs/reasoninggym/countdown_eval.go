@@ -707,13 +707,19 @@ func (v cdVal) sign() int {
 	return 0
 }
 
-// rat is the exact value of a finite real value.
-func (v cdVal) rat() *big.Rat {
+// rat is the exact value of a finite real value. A Float too far from 1
+// (beyond 2**cdMaxBits) is refused rather than expanded.
+func (v cdVal) rat() (*big.Rat, error) {
 	if v.k == cdQ {
-		return v.q
+		return v.q, nil
+	}
+	if v.f.Sign() != 0 {
+		if e := v.f.MantExp(nil); e > cdMaxBits || e < -cdMaxBits {
+			return nil, errCdPython
+		}
 	}
 	r, _ := v.f.Rat(nil)
-	return r
+	return r, nil
 }
 
 func (v cdVal) float() (float64, error) {
@@ -926,7 +932,10 @@ func (p *cdParser) div(a, b cdVal) (cdVal, error) {
 func (p *cdParser) floor(v cdVal) (cdVal, error) {
 	switch v.k {
 	case cdQ, cdF:
-		r := v.rat()
+		r, err := v.rat()
+		if err != nil {
+			return cdVal{}, err
+		}
 		if err := p.charge(cdRatBits(r)); err != nil {
 			return cdVal{}, err
 		}
@@ -958,7 +967,10 @@ func (p *cdParser) floorDiv(a, b cdVal) (cdVal, error) {
 		case b.isZero():
 			return cdVal{}, errCdPython
 		}
-		r := b.rat()
+		r, err := b.rat()
+		if err != nil {
+			return cdVal{}, err
+		}
 		if err := p.charge(cdRatBits(a.q) + cdRatBits(r)); err != nil {
 			return cdVal{}, err
 		}
@@ -1014,7 +1026,14 @@ func (p *cdParser) mod(a, b cdVal) (cdVal, error) {
 		}
 		return cdVal{k: cdCplx}, nil
 	}
-	ra, rb := a.rat(), b.rat()
+	ra, err := a.rat()
+	if err != nil {
+		return cdVal{}, err
+	}
+	rb, err := b.rat()
+	if err != nil {
+		return cdVal{}, err
+	}
 	if err := p.charge(2 * (cdRatBits(ra) + cdRatBits(rb))); err != nil {
 		return cdVal{}, err
 	}
@@ -1268,6 +1287,12 @@ func (p *cdParser) pow(a, b cdVal) (cdVal, error) {
 	}
 	if b.k == cdF && b.f.IsInt() {
 		// An integer-valued Float exponent: a real result, as a Float.
+		if b.f.MantExp(nil) > 62 {
+			// Far too big to matter exactly (and even, as the mantissa
+			// ends in zero bits).
+			prec := cdPrec(a, b)
+			return cdFinite(cdPowReal(new(big.Float).Abs(a.toFloat(prec)), b.f, prec))
+		}
 		n, _ := b.f.Int(nil)
 		v, err := p.powInt(a, n)
 		if err != nil || v.k != cdQ {
@@ -1284,7 +1309,7 @@ func (p *cdParser) pow(a, b cdVal) (cdVal, error) {
 		}
 		// An irrational power stays symbolic; float() evaluates it with
 		// evalf: 57 bits rounded down, then rounded to 53.
-		if err := p.charge(cdRatBits(a.q) + cdRatBits(b.q) + 4096); err != nil {
+		if err := p.charge(cdRatBits(a.q) + cdRatBits(b.q) + 1<<16); err != nil {
 			return cdVal{}, err
 		}
 		x := new(big.Float).SetPrec(200).SetRat(a.q)
@@ -1296,7 +1321,7 @@ func (p *cdParser) pow(a, b cdVal) (cdVal, error) {
 	// Float powers: base and exponent rounded to the Float precision,
 	// then mpf_pow, correctly rounded.
 	prec := cdPrec(a, b)
-	if err := p.charge(int(prec) * 64); err != nil {
+	if err := p.charge(int(prec) * 1024); err != nil {
 		return cdVal{}, err
 	}
 	v := cdPowReal(a.toFloat(prec), b.toFloat(prec), prec+96)
@@ -1401,7 +1426,10 @@ func cdPowReal(x, y *big.Float, prec uint) *big.Float {
 // powInt raises a nonzero real value to an integer power exactly (a Float
 // result is the exact power rounded to the Float's precision).
 func (p *cdParser) powInt(a cdVal, n *big.Int) (cdVal, error) {
-	r := a.rat()
+	r, err := a.rat()
+	if err != nil {
+		return cdVal{}, err
+	}
 	bits := int64(cdRatBits(r))
 	if !n.IsInt64() || cdAbs64(n.Int64()) > cdMaxBits || bits*cdAbs64(n.Int64()) > cdMaxBits {
 		// Too big to compute exactly: continue as a float.
@@ -1454,7 +1482,8 @@ func (p *cdParser) powRoot(a, b *big.Rat) (cdVal, bool, error) {
 	return v, true, err
 }
 
-// cdNthRoot returns the exact k-th root of n >= 1, if it is an integer.
+// cdNthRoot returns the exact k-th root of n >= 1, if it is an integer,
+// by Newton's iteration from an overestimate.
 func cdNthRoot(n *big.Int, k int64) (*big.Int, bool) {
 	if n.Cmp(big.NewInt(1)) == 0 {
 		return big.NewInt(1), true
@@ -1463,24 +1492,38 @@ func cdNthRoot(n *big.Int, k int64) (*big.Int, bool) {
 	if k >= bl {
 		return nil, false // 1 < root < 2
 	}
-	// Binary search on [2^((bl-1)/k), 2^(bl/k + 1)].
-	lo := new(big.Int).Lsh(big.NewInt(1), uint((bl-1)/k))
-	hi := new(big.Int).Lsh(big.NewInt(1), uint(bl/k+1))
+	// Overestimate from the top 64 bits: 2**(log2(n)/k) * (1 + 2**-30).
+	shift := max(bl-64, 0)
+	top, _ := new(big.Float).SetInt(new(big.Int).Rsh(n, uint(shift))).Float64()
+	lg := (math.Log2(top) + float64(shift)) / float64(k)
+	ip := math.Floor(lg)
+	x := new(big.Int)
+	m := math.Exp2(lg-ip) * (1 + 1.0/(1<<30))
+	if ip >= 52 {
+		x.SetUint64(uint64(m * (1 << 52)))
+		x.Lsh(x, uint(ip-52))
+	} else {
+		x.SetUint64(uint64(m*math.Exp2(ip)) + 1)
+	}
+	x.Add(x, big.NewInt(1))
 	kk := big.NewInt(k)
-	one := big.NewInt(1)
-	m := new(big.Int)
+	km1 := big.NewInt(k - 1)
 	t := new(big.Int)
-	for lo.Cmp(hi) <= 0 {
-		m.Add(lo, hi).Rsh(m, 1)
-		t.Exp(m, kk, nil)
-		switch t.Cmp(n) {
-		case 0:
-			return new(big.Int).Set(m), true
-		case -1:
-			lo.Add(m, one)
-		default:
-			hi.Sub(m, one)
+	y := new(big.Int)
+	for i := 0; i < 10000; i++ {
+		// y = ((k-1) x + n / x**(k-1)) / k
+		t.Exp(x, km1, nil)
+		t.Quo(n, t)
+		y.Mul(x, km1)
+		y.Add(y, t)
+		y.Quo(y, kk)
+		if y.Cmp(x) >= 0 {
+			break
 		}
+		x, y = y, x
+	}
+	if t.Exp(x, kk, nil).Cmp(n) == 0 {
+		return x, true
 	}
 	return nil, false
 }
@@ -1549,9 +1592,11 @@ func (p *cdParser) factorial(v cdVal) (cdVal, error) {
 			return cdFinite(new(big.Float).SetPrec(v.f.Prec()).SetInt(new(big.Int).MulRange(1, n)))
 		}
 	}
-	x, _ := v.rat().Float64()
+	var x float64
 	if v.k == cdF {
 		x, _ = v.f.Float64()
+	} else {
+		x, _ = v.q.Float64()
 	}
 	prec := uint(53)
 	if v.k == cdF {
