@@ -250,6 +250,7 @@ const (
 	cdTokNum
 	cdTokOp
 	cdTokBang // one or two '!' right after an atom
+	cdTokI    // the I that auto_number appends to an imaginary literal
 )
 
 type cdTok struct {
@@ -432,7 +433,7 @@ func cdLex(s string) ([]cdTok, error) {
 				return nil, errCdPython
 			}
 			last := toks[len(toks)-1]
-			if last.kind != cdTokNum && !(last.kind == cdTokOp && last.text == ")") {
+			if last.kind != cdTokNum && last.kind != cdTokI && !(last.kind == cdTokOp && last.text == ")") {
 				return nil, errCdPython
 			}
 			toks = append(toks, cdTok{kind: cdTokBang, n: n})
@@ -441,7 +442,18 @@ func cdLex(s string) ([]cdTok, error) {
 		}
 		if cdIsDigit(c) || (c == '.' && i+1 < len(s) && cdIsDigit(s[i+1])) {
 			n, kind := cdNumberLen(s, i)
-			toks = append(toks, cdTok{kind: cdTokNum, text: s[i : i+n], n: int(kind)})
+			if kind == 'j' {
+				// auto_number: Integer(...)*I or Float('...')*I.
+				text := s[i : i+n-1]
+				kind = 'd'
+				if strings.ContainsAny(text, ".eE") {
+					kind = 'f'
+				}
+				toks = append(toks, cdTok{kind: cdTokNum, text: text, n: int(kind)},
+					cdTok{kind: cdTokOp, text: "*"}, cdTok{kind: cdTokI})
+			} else {
+				toks = append(toks, cdTok{kind: cdTokNum, text: s[i : i+n], n: int(kind)})
+			}
 			i += n
 			spaced = false
 			continue
@@ -638,6 +650,10 @@ func (p *cdParser) primary() (cdVal, cdInfo, error) {
 		p.pos++
 		v, err = cdLiteral(t.text, byte(t.n))
 		info = cdInfo{parens: 1, depth: 2}
+	case t.kind == cdTokI:
+		p.pos++
+		v = cdGauss(cdRatI64(0), cdRatI64(1))
+		info = cdInfo{depth: 1}
 	case t.kind == cdTokOp && t.text == "(":
 		p.pos++
 		if p.peekOp(")") != "" {
@@ -675,16 +691,72 @@ const (
 	cdF           // sympy Float (or a real value sympy keeps symbolic)
 	cdZoo         // complex infinity
 	cdNaN         // nan
-	cdCplx        // a non-real value
+	cdCplx        // a non-real value not tracked exactly
+	cdG           // re + im*I with re, im real (cdQ or cdF) and im nonzero
 	cdBool        // a Python bool from == or !=
 )
 
 type cdVal struct {
-	k int
-	q *big.Rat
-	f *big.Float
-	b bool
+	k      int
+	q      *big.Rat
+	f      *big.Float
+	b      bool
+	re, im *cdVal // cdG
 }
+
+// cdGauss builds re + im*I, which is real when im is zero.
+func cdGauss(re, im cdVal) cdVal {
+	if im.k == cdQ && im.q.Sign() == 0 {
+		return re
+	}
+	if (re.k != cdQ && re.k != cdF) || (im.k != cdQ && im.k != cdF) {
+		return cdVal{k: cdCplx}
+	}
+	return cdVal{k: cdG, re: &re, im: &im}
+}
+
+// parts splits a real or complex value into its real and imaginary parts.
+func (v cdVal) parts() (cdVal, cdVal) {
+	if v.k == cdG {
+		return *v.re, *v.im
+	}
+	return v, cdRatI64(0)
+}
+
+// cdGaussOp applies op to values of which at least one is complex, part by
+// part with the real operations (sympy keeps I exact).
+func (p *cdParser) gaussOp(op string, a, b cdVal) (cdVal, error) {
+	ar, ai := a.parts()
+	br, bi := b.parts()
+	var re, im cdVal
+	var err error
+	step := func(f func(x, y cdVal) (cdVal, error), x, y cdVal) cdVal {
+		if err != nil {
+			return cdVal{}
+		}
+		var v cdVal
+		v, err = f(x, y)
+		return v
+	}
+	switch op {
+	case "+":
+		re, im = step(p.add, ar, br), step(p.add, ai, bi)
+	case "*":
+		re = step(p.add, step(p.mul, ar, br), cdNeg(step(p.mul, ai, bi)))
+		im = step(p.add, step(p.mul, ar, bi), step(p.mul, ai, br))
+	case "/":
+		// (ar + ai I)(br - bi I) / (br^2 + bi^2)
+		den := step(p.add, step(p.mul, br, br), step(p.mul, bi, bi))
+		nr := step(p.add, step(p.mul, ar, br), step(p.mul, ai, bi))
+		ni := step(p.add, step(p.mul, ai, br), cdNeg(step(p.mul, ar, bi)))
+		re, im = step(p.div, nr, den), step(p.div, ni, den)
+	}
+	if err != nil {
+		return cdVal{}, err
+	}
+	return cdGauss(re, im), nil
+}
+
 
 func cdRat(q *big.Rat) cdVal    { return cdVal{k: cdQ, q: q} }
 func cdRatInt(n *big.Int) cdVal { return cdVal{k: cdQ, q: new(big.Rat).SetInt(n)} }
@@ -812,6 +884,8 @@ func cdPrec(a, b cdVal) uint {
 
 func cdNeg(v cdVal) cdVal {
 	switch v.k {
+	case cdG:
+		return cdGauss(cdNeg(*v.re), cdNeg(*v.im))
 	case cdQ:
 		return cdRat(new(big.Rat).Neg(v.q))
 	case cdF:
@@ -849,6 +923,8 @@ func (p *cdParser) add(a, b cdVal) (cdVal, error) {
 		return cdVal{k: cdZoo}, nil
 	case a.k == cdCplx || b.k == cdCplx:
 		return cdVal{k: cdCplx}, nil
+	case a.k == cdG || b.k == cdG:
+		return p.gaussOp("+", a, b)
 	case a.k == cdQ && b.k == cdQ:
 		if err := p.charge(cdRatBits(a.q) + cdRatBits(b.q)); err != nil {
 			return cdVal{}, err
@@ -873,6 +949,11 @@ func (p *cdParser) mul(a, b cdVal) (cdVal, error) {
 			return cdRatI64(0), nil
 		}
 		return cdVal{k: cdCplx}, nil
+	case a.k == cdG || b.k == cdG:
+		if a.isZero() || b.isZero() {
+			return cdRatI64(0), nil
+		}
+		return p.gaussOp("*", a, b)
 	case a.k == cdQ && b.k == cdQ:
 		if err := p.charge(cdRatBits(a.q) + cdRatBits(b.q)); err != nil {
 			return cdVal{}, err
@@ -910,6 +991,11 @@ func (p *cdParser) div(a, b cdVal) (cdVal, error) {
 			return a, nil
 		}
 		return cdVal{k: cdCplx}, nil
+	case a.k == cdG || b.k == cdG:
+		if a.isZero() {
+			return a, nil
+		}
+		return p.gaussOp("/", a, b)
 	case a.k == cdQ && b.k == cdQ:
 		if err := p.charge(cdRatBits(a.q) + cdRatBits(b.q)); err != nil {
 			return cdVal{}, err
@@ -940,6 +1026,17 @@ func (p *cdParser) floor(v cdVal) (cdVal, error) {
 			return cdVal{}, err
 		}
 		return p.exact(new(big.Rat).SetInt(cdFloorRat(r)))
+	case cdG:
+		// floor(re + im*I) = floor(re) + floor(im)*I
+		re, err := p.floor(*v.re)
+		if err != nil {
+			return cdVal{}, err
+		}
+		im, err := p.floor(*v.im)
+		if err != nil {
+			return cdVal{}, err
+		}
+		return cdGauss(re, im), nil
 	}
 	return v, nil
 }
@@ -954,6 +1051,15 @@ func (p *cdParser) floorDiv(a, b cdVal) (cdVal, error) {
 	switch {
 	case a.k == cdNaN || b.k == cdNaN:
 		return cdVal{k: cdNaN}, nil
+	case a.k == cdG || b.k == cdG:
+		if b.isZero() && a.k == cdQ {
+			return cdVal{}, errCdPython
+		}
+		q, err := p.div(a, b)
+		if err != nil {
+			return cdVal{}, err
+		}
+		return p.floor(q)
 	case a.isInt():
 		// Integer.__floordiv__, and Number.__divmod__ for a non-Integer b.
 		switch {
@@ -1020,9 +1126,9 @@ func (p *cdParser) mod(a, b cdVal) (cdVal, error) {
 		return cdVal{}, errCdPython
 	case a.k == cdNaN || b.k == cdNaN || a.k == cdZoo || b.k == cdZoo:
 		return cdVal{k: cdNaN}, nil
-	case a.k == cdCplx || b.k == cdCplx:
-		if a.isZero() {
-			return a, nil
+	case a.k == cdCplx || b.k == cdCplx || a.k == cdG || b.k == cdG:
+		if a.isZero() || (a.k == cdG && cdEqual(a, b)) {
+			return cdRatI64(0), nil
 		}
 		return cdVal{k: cdCplx}, nil
 	}
@@ -1116,6 +1222,8 @@ func cdEqual(a, b cdVal) bool {
 		return a.f.Cmp(b.f) == 0
 	case cdZoo, cdNaN:
 		return true
+	case cdG:
+		return cdEqual(*a.re, *b.re) && cdEqual(*a.im, *b.im)
 	}
 	return false
 }
@@ -1127,8 +1235,6 @@ func cdEqual(a, b cdVal) bool {
 func cdLiteral(text string, kind byte) (cdVal, error) {
 	clean := strings.ReplaceAll(text, "_", "")
 	switch kind {
-	case 'j':
-		return cdVal{k: cdCplx}, nil
 	case 'x':
 		n, ok := new(big.Int).SetString(clean, 0)
 		if !ok {
@@ -1138,6 +1244,9 @@ func cdLiteral(text string, kind byte) (cdVal, error) {
 	case 'd':
 		if strings.Trim(clean, "0") != "" && len(clean) > 4300 {
 			return cdVal{}, errCdPython // int max str digits
+		}
+		if len(clean) > 1 && clean[0] == '0' && strings.Trim(clean, "0") != "" {
+			return cdVal{}, errCdPython // leading zeros (from an imaginary literal)
 		}
 		n, ok := new(big.Int).SetString(clean, 10)
 		if !ok {
@@ -1261,7 +1370,7 @@ func (p *cdParser) pow(a, b cdVal) (cdVal, error) {
 			return cdVal{k: cdZoo}, nil
 		}
 		return cdRatI64(0), nil
-	case b.k == cdCplx:
+	case b.k == cdCplx || b.k == cdG:
 		if a.isZero() {
 			return cdVal{k: cdNaN}, nil
 		}
@@ -1271,6 +1380,36 @@ func (p *cdParser) pow(a, b cdVal) (cdVal, error) {
 		return cdVal{k: cdCplx}, nil
 	case a.k == cdCplx:
 		return cdVal{k: cdCplx}, nil
+	case a.k == cdG:
+		// Integer powers of an exact complex value stay exact.
+		var n *big.Int
+		if b.isInt() {
+			n = b.q.Num()
+		} else if b.k == cdF && b.f.IsInt() && b.f.MantExp(nil) <= 62 {
+			n, _ = b.f.Int(nil)
+		}
+		if n == nil || !n.IsInt64() || cdAbs64(n.Int64()) > 4096 {
+			return cdVal{k: cdCplx}, nil
+		}
+		v, err := p.gaussPow(a, n.Int64())
+		if err != nil || b.k != cdF {
+			return v, err
+		}
+		// A Float exponent gives Float parts.
+		re, im := v.parts()
+		toF := func(x cdVal) (cdVal, error) {
+			if x.k == cdQ {
+				return cdFloatRes(new(big.Float).SetPrec(b.f.Prec()).SetRat(x.q))
+			}
+			return x, nil
+		}
+		if re, err = toF(re); err != nil {
+			return cdVal{}, err
+		}
+		if im, err = toF(im); err != nil {
+			return cdVal{}, err
+		}
+		return cdGauss(re, im), nil
 	}
 	// Both real and finite, b nonzero.
 	if a.isZero() {
@@ -1301,6 +1440,19 @@ func (p *cdParser) pow(a, b cdVal) (cdVal, error) {
 		return cdFinite(new(big.Float).SetPrec(b.f.Prec()).SetRat(v.q))
 	}
 	if a.sign() < 0 {
+		// (-x)**(p/2) = x**(p/2) * I**p, exact when x is a perfect square.
+		if a.k == cdQ && b.k == cdQ && b.q.Denom().Cmp(big.NewInt(2)) == 0 {
+			if v, ok, err := p.powRoot(new(big.Rat).Neg(a.q), b.q); err != nil || ok {
+				if err != nil || v.k != cdQ {
+					return cdVal{k: cdCplx}, err
+				}
+				unit, err := p.gaussPow(cdGauss(cdRatI64(0), cdRatI64(1)), new(big.Int).Mod(b.q.Num(), big.NewInt(4)).Int64())
+				if err != nil {
+					return cdVal{}, err
+				}
+				return p.mul(v, unit)
+			}
+		}
 		return cdVal{k: cdCplx}, nil
 	}
 	if a.k == cdQ && b.k == cdQ {
@@ -1421,6 +1573,29 @@ func cdPowReal(x, y *big.Float, prec uint) *big.Float {
 	l := cdLog(new(big.Float).SetPrec(work).Set(x), work)
 	l.Mul(l, new(big.Float).SetPrec(work).Set(y))
 	return cdExp(l, work)
+}
+
+// gaussPow raises an exact complex value to a small integer power.
+func (p *cdParser) gaussPow(a cdVal, n int64) (cdVal, error) {
+	res := cdRatI64(1)
+	base := a
+	var err error
+	for e := cdAbs64(n); e > 0; e >>= 1 {
+		if e&1 == 1 {
+			if res, err = p.mul(res, base); err != nil {
+				return cdVal{}, err
+			}
+		}
+		if e > 1 {
+			if base, err = p.mul(base, base); err != nil {
+				return cdVal{}, err
+			}
+		}
+	}
+	if n < 0 {
+		return p.div(cdRatI64(1), res)
+	}
+	return res, nil
 }
 
 // powInt raises a nonzero real value to an integer power exactly (a Float
@@ -1562,7 +1737,7 @@ func (p *cdParser) factorial(v cdVal) (cdVal, error) {
 	switch v.k {
 	case cdNaN:
 		return v, nil
-	case cdZoo, cdCplx:
+	case cdZoo, cdCplx, cdG:
 		return cdVal{k: cdCplx}, nil
 	case cdQ:
 		if v.q.IsInt() {
@@ -1626,7 +1801,7 @@ func cdGammaBig(x float64) *big.Float {
 // and negative odd integers only.
 func cdFactorial2(v cdVal) (cdVal, error) {
 	switch v.k {
-	case cdZoo, cdCplx:
+	case cdZoo, cdCplx, cdG:
 		return cdVal{k: cdCplx}, nil
 	case cdQ:
 		if !v.q.IsInt() {
