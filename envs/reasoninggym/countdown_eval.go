@@ -1123,6 +1123,11 @@ func (p *cdParser) floorDiv(a, b cdVal) (cdVal, error) {
 func (p *cdParser) mod(a, b cdVal) (cdVal, error) {
 	switch {
 	case b.isZero():
+		if a.k == cdF && b.k == cdQ && a.f.Sign() > 0 && a.f.MantExp(nil) < 0 {
+			// mpf_mod returns s unchanged when t's exponent (zero's is 0)
+			// exceeds s's top bit, before it would divide by zero.
+			return a, nil
+		}
 		return cdVal{}, errCdPython
 	case a.k == cdNaN || b.k == cdNaN || a.k == cdZoo || b.k == cdZoo:
 		return cdVal{k: cdNaN}, nil
@@ -1363,7 +1368,7 @@ func (p *cdParser) pow(a, b cdVal) (cdVal, error) {
 	case a.k == cdNaN || b.k == cdNaN || b.k == cdZoo:
 		return cdVal{k: cdNaN}, nil
 	case a.k == cdZoo:
-		if b.k == cdCplx {
+		if b.k == cdCplx || b.k == cdG {
 			return cdVal{k: cdCplx}, nil
 		}
 		if b.sign() > 0 {

@@ -155,6 +155,8 @@ TASKS: dict[str, dict[str, Any]] = {
                     {"operators": ["+", "*"], "shuffle": False, "min_value": 1, "max_value": 20}],
         "n": 112,
         "answers": _countdown_answers,
+        # Documented difference (docs/reasoning-gym.md): sympy names such as nan, pi and E are not evaluated.
+        "known_differences": {"nan"},
     },
     "number_sorting": {
         "configs": [{}, {"min_numbers": 50, "max_numbers": 200, "min_decimals": 3, "max_decimals": 8,
@@ -212,7 +214,8 @@ def test_items_and_scores_match_reasoning_gym(task: str, config_index: int) -> N
             assert got["metadata"] == want["metadata"], f"{task} seed={seed} config={config} item {i}"
             if i % 10 == 0:
                 entry = ds[i]
-                answers = _generic_answers(entry) + extra(entry)
+                skip = spec.get("known_differences", set())
+                answers = [a for a in _generic_answers(entry) + extra(entry) if a not in skip]
                 got_scores = env.score_answers(i, answers)
                 want_scores = [float(ds.score_answer(a, entry)) for a in answers]
                 diff = [(a, g, w) for a, g, w in zip(answers, got_scores, want_scores, strict=True) if g != w]
