@@ -17,6 +17,7 @@ from typing import Any
 from llenvs_go.core.environment import Environment, EnvironmentSpec
 
 DEFAULT_SIZE = 500  # reasoning-gym's default dataset size
+_CACHE_LIMIT = 1 << 16  # entries kept per environment, as in the Go core
 
 
 def reasoning_gym_task_names() -> list[str]:
@@ -86,6 +87,8 @@ class PythonReasoningGymEnvironment(Environment):
         """reasoning-gym's entry for task i (cached)."""
         e = self._entries.get(i)
         if e is None:
+            if len(self._entries) >= _CACHE_LIMIT:
+                self._entries.clear()
             e = self._entries[i] = self.dataset[i]
         return e
 
