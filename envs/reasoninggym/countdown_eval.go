@@ -22,39 +22,49 @@ import (
 //
 // cdEval reproduces parse_expr with the standard transformations for the
 // Python arithmetic subset: integer literals (decimal, hex, octal, binary,
-// with underscores), float literals (sympy Floats, with the precision sympy
-// gives them), imaginary literals, + - * / // % ** unary + - ~, the
-// integer bit operators & | ^ << >>, parentheses, postfix ! and !!
-// (factorial_notation), == and != at the top level, comments, line
-// continuations and newlines inside parentheses. Values follow sympy:
-// exact rationals, Floats at their precision, zoo, nan, and the
-// ZeroDivisionError/TypeError/ValueError cases sympy raises.
+// with underscores; more than 4300 digits raise as in Python), float
+// literals (sympy Floats, with the precision sympy gives long literals),
+// imaginary literals (auto_number's N*I), + - * / // % ** and unary + - ~,
+// the Integer bit operators & | ^ << >>, parentheses, postfix ! and !!
+// (factorial_notation), == and != over the whole expression, comments,
+// line continuations, and newlines inside parentheses. Values follow
+// sympy 1.14: exact rationals, Floats rounded at their precision (a zero
+// result becomes the exact Zero), exact Gaussian rationals for I, zoo, nan,
+// and the ZeroDivisionError/TypeError/ValueError cases, including sympy's
+// own quirks (Integer // Rational uses int(rat) - 1 for negative quotients,
+// a non-Half Rational // Integer truncates first, Rational / Float rounds
+// twice, a Float in (0, 0.5) % 0 is itself, Float == Rational is False).
 //
-// Known differences (all score 0.01 here):
-//   - names (pi, E, sqrt(...), x, keywords such as "or" and "if"), strings,
-//     brackets, commas, attribute access, <, <=, >, >=, and comparisons
-//     inside parentheses or used as operands; sympy evaluates some of them
-//     (sqrt(4) is 2, x - x + 5 is 5);
-//   - chained == short-circuits in Python (an exception after a False
-//     comparison is not raised);
-//   - the repeated-decimal notation 0.[3].
-// Further approximations:
-//   - non-real intermediate values (imaginary literals, a negative base to
-//     a fractional power) stay non-real, so results that sympy turns real
-//     again (1j*1j, I**2) score 0.01;
-//   - irrational powers (2**(1/3)) and gamma values (factorials of
-//     non-integers) are float64 values where sympy keeps them exact, which
-//     only matters in the last bits or in a later //, % or == on them;
+// Known differences, where this returns 0.01:
+//   - names (pi, E, sqrt(4), True, x - x + 5, keywords such as "or" and
+//     "if"), strings, brackets, commas, attribute access, the comparisons
+//     < <= > >=, and == or != inside parentheses: sympy evaluates some of
+//     them to numbers;
+//   - chained == and != evaluate every operand (Python stops at the first
+//     False one, so it does not raise on the rest);
+//   - the repeated-decimal notation 0.[3];
+//   - non-real values other than Gaussian rationals ((-2)**(1/3), I**I,
+//     Float*I products) stay non-real to the end, where sympy may turn
+//     them real again;
+//   - factorial2 of an irrational value (sympy leaves it unevaluated);
+//   - inputs on which Python runs for minutes or exhausts memory: decimal
+//     exponents beyond ±2**30 and work beyond cdBudget.
+// Approximations (last bits, or huge values):
+//   - irrational powers are computed to about 200 bits and rounded as
+//     sympy's evalf (powers of Rationals) or mpf_pow (Float powers) do, but
+//     sympy keeps them symbolic, so sums and products of them
+//     (2**(1/2)*2**(1/2) is exactly 2 there) can differ in the last bits,
+//     and so can a later //, % or == on them;
+//   - factorials of non-integers are float64 gamma values;
 //   - exact values above cdMaxBits bits (about 315,000 digits) continue as
-//     53-bit floats, where Python computes them exactly (or for a very long
-//     time: 9**9**9); float literals with an exponent beyond ±100000 are
-//     computed with a few rounding errors (Python takes very long on them);
-//     values beyond 2**(2**31) score 0.01;
-//   - expressions nested deeper than Python's compiler recursion limit
-//     (cdMaxDepth, which in Python depends on the caller's stack depth) or
-//     than 200 parentheses score 0.01, as they do in Python;
-//   - Unicode 15 digits and letters (Go's tables) are not word characters in
-//     Python 3.11.
+//     53-bit floats, where Python computes them exactly (9**9**9 takes it
+//     hours); values beyond big.Float's exponent range (2**(2**31))
+//     saturate there, and still convert to ±inf; float literals with an
+//     exponent beyond ±100000 have a few rounding errors;
+//   - Python raises RecursionError beyond an AST depth that depends on the
+//     caller's stack depth; cdMaxDepth is its value for a shallow stack;
+//   - Unicode 15 additions (Go's tables) count as digits and letters,
+//     which Python 3.11 does not know.
 
 // cdMaxBits bounds the size of exact intermediate values.
 const cdMaxBits = 1 << 20
@@ -757,7 +767,6 @@ func (p *cdParser) gaussOp(op string, a, b cdVal) (cdVal, error) {
 	return cdGauss(re, im), nil
 }
 
-
 func cdRat(q *big.Rat) cdVal    { return cdVal{k: cdQ, q: q} }
 func cdRatInt(n *big.Int) cdVal { return cdVal{k: cdQ, q: new(big.Rat).SetInt(n)} }
 func cdRatI64(n int64) cdVal    { return cdVal{k: cdQ, q: big.NewRat(n, 1)} }
@@ -1295,10 +1304,7 @@ func cdFloatLiteral(s string) (cdVal, error) {
 	if !strings.Contains(s, ".") && coef.Sign() != 0 && exp >= 0 {
 		// An integer-valued literal without a point: at least as many
 		// digits as the integer has.
-		if exp > 100000 {
-			return cdVal{}, errCdPython
-		}
-		dps = max(dps, len(coef.String())+int(exp))
+		dps = max(dps, len(coef.String())+int(min(exp, 1<<20)))
 	}
 	dps = max(dps, 15)
 	prec := uint(math.Round(float64(dps+1) * 3.3219280948873626))
