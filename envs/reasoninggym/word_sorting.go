@@ -140,9 +140,9 @@ func (t *wordSorting) Generate(r *Random, idx int64) (Entry, error) {
 // wordSortingSplit is re.split(r",\s*", s) with Python's Unicode \s.
 var wordSortingSplit = regexp.MustCompile(`,[\t\n\v\f\r \x{1c}-\x{1f}\x{85}\x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}]*`)
 
-// metaStrings reads a []string metadata value (also accepting []any of
-// strings, as after a JSON round trip).
-func metaStrings(v any) []string {
+// wordSortingMetaStrings reads a []string metadata value (also accepting
+// []any of strings, as after a JSON round trip).
+func wordSortingMetaStrings(v any) []string {
 	switch x := v.(type) {
 	case []string:
 		return x
@@ -164,7 +164,7 @@ func (t *wordSorting) Score(answer string, ok bool, e *Entry) float64 {
 	if !ok || answer == "" {
 		return 0
 	}
-	oracle := metaStrings(e.Metadata["sorted_words"])
+	oracle := wordSortingMetaStrings(e.Metadata["sorted_words"])
 	parts := wordSortingSplit.Split(answer, -1)
 	for i, p := range parts {
 		parts[i] = core.PyStrip(p)
