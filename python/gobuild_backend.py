@@ -34,7 +34,7 @@ def _tag() -> str:
 def build_library(dest: str) -> str:
     """Build the shared library into ``dest`` and return its path."""
     if shutil.which("go") is None:
-        raise RuntimeError("building llenvs-go needs the Go toolchain (go 1.22 or newer) on PATH")
+        raise RuntimeError("building llenvs-go needs the Go toolchain (go 1.26 or newer, as go.mod says) on PATH")
     out = os.path.join(os.path.abspath(dest), LIB)
     env = dict(os.environ, CGO_ENABLED="1")
     cmd = ["go", "build", "-buildmode=c-shared", "-trimpath", "-ldflags=-s -w", "-o", out, "./capi"]
