@@ -11,7 +11,7 @@ import os
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
-from llenvs_go.core.environment import Environment
+from llenvs_go.core.native import NativeEnvironment
 from llenvs_go.core.registry import _UNSUPPORTED
 
 
@@ -96,7 +96,7 @@ class EnvironmentConfig:
         """The configuration as a plain mapping that ``from_dict`` accepts."""
         return asdict(self)
 
-    def build(self) -> Environment:
+    def build(self) -> NativeEnvironment:
         """Build the environment this configuration describes."""
         from llenvs_go.core.registry import environment_registry
 

@@ -14,7 +14,8 @@ import threading
 from collections.abc import Sequence
 from typing import Any
 
-from llenvs_go.core.environment import Environment, EnvironmentSpec
+from llenvs_go.core.environment import EnvironmentSpec
+from llenvs_go.core.native import NativeEnvironment
 
 DEFAULT_SIZE = 500  # reasoning-gym's default dataset size
 _CACHE_LIMIT = 1 << 16  # entries kept per environment, as in the Go core
@@ -29,7 +30,7 @@ def reasoning_gym_task_names() -> list[str]:
     return sorted(DATASETS)
 
 
-class PythonReasoningGymEnvironment(Environment):
+class PythonReasoningGymEnvironment(NativeEnvironment):
     """A reasoning-gym task generated and scored by the reasoning-gym package."""
 
     backend = "python"

@@ -11,7 +11,7 @@ import random
 from typing import Any
 
 from llenvs_go import _native
-from llenvs_go.core.environment import Environment
+from llenvs_go.core.native import NativeEnvironment
 from llenvs_go.core.prompts import resolve_system_prompt
 from llenvs_go.core.python_backend import PythonReasoningGymEnvironment, reasoning_gym_task_names
 
@@ -111,7 +111,7 @@ class EnvironmentRegistry:
         prompt_template: str | None = None,
         data_dir: str | None = None,
         **kwargs: Any,
-    ) -> Environment:
+    ) -> NativeEnvironment:
         """Build a new environment.
 
         Args:
@@ -178,7 +178,7 @@ class EnvironmentRegistry:
         d = data_dir or reasoning_gym_data_dir()
         if d:
             config["data_dir"] = d
-        env = Environment(config, system_prompt=system_prompt, prompt_template=prompt_template)
+        env = NativeEnvironment(config, system_prompt=system_prompt, prompt_template=prompt_template)
         try:
             _ = env.handle  # validate now: a bad name or config fails here, not on first use
         except _native.UnknownNameError as e:
@@ -193,7 +193,8 @@ class EnvironmentRegistry:
         return env
 
     @staticmethod
-    def _python_environment(config: dict[str, Any], system_prompt: Any, prompt_template: str | None) -> Environment:
+    def _python_environment(config: dict[str, Any], system_prompt: Any,
+                            prompt_template: str | None) -> NativeEnvironment:
         env = PythonReasoningGymEnvironment(config, system_prompt=system_prompt, prompt_template=prompt_template)
         try:
             _ = env.dataset  # reasoning-gym validates the task config here

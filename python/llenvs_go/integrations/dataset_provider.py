@@ -7,7 +7,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from llenvs_go.core.environment import Environment
+from llenvs_go.core.native import NativeEnvironment
 from llenvs_go.core.prompts import resolve_system_prompt
 
 _UNSET: Any = object()
@@ -49,8 +49,8 @@ class DatasetProvider:
             text itself, a list of fragments, or None for no system message.
     """
 
-    def __init__(self, environment: Environment, system_prompt: Any = _UNSET):
-        if not isinstance(environment, Environment):
+    def __init__(self, environment: NativeEnvironment, system_prompt: Any = _UNSET):
+        if not isinstance(environment, NativeEnvironment):
             raise TypeError(
                 "DatasetProvider needs an environment from environment_registry.get(...), "
                 f"got {type(environment).__name__}"
@@ -162,7 +162,7 @@ class DatasetProvider:
 __all__ = ["DatasetProvider", "TaskItem"]
 
 
-def _rebuild_provider(environment: Environment, system_prompt: Any) -> DatasetProvider:
+def _rebuild_provider(environment: NativeEnvironment, system_prompt: Any) -> DatasetProvider:
     provider = DatasetProvider.__new__(DatasetProvider)
     provider.environment = environment
     provider.system_prompt = system_prompt

@@ -16,7 +16,7 @@ from typing import Any, overload
 
 from llenvs_go import _native
 from llenvs_go._native import ffi
-from llenvs_go.core.environment import Environment
+from llenvs_go.core.native import NativeEnvironment
 
 _single = threading.local()
 
@@ -149,8 +149,8 @@ def _result(total: float, signals: dict[str, float], line: dict[str, Any], names
 class Scorer:
     """Scores responses with a single-turn environment's own reward computation."""
 
-    def __init__(self, environment: Environment):
-        if not isinstance(environment, Environment):
+    def __init__(self, environment: NativeEnvironment):
+        if not isinstance(environment, NativeEnvironment):
             raise TypeError(
                 f"Scorer needs an environment from environment_registry.get(...), got {type(environment).__name__}"
             )
@@ -319,7 +319,7 @@ class Scorer:
                                                 int(rich), out, out_len)
 
 
-def _rebuild_scorer(environment: Environment) -> Scorer:
+def _rebuild_scorer(environment: NativeEnvironment) -> Scorer:
     scorer = Scorer.__new__(Scorer)
     scorer.environment = environment
     scorer._names_cache = None
