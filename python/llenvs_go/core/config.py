@@ -11,8 +11,8 @@ import os
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
+from llenvs_go.adapters.reasoning_gym import _UNSUPPORTED
 from llenvs_go.core.native import NativeEnvironment
-from llenvs_go.core.registry import _UNSUPPORTED
 
 
 @dataclass

@@ -1,0 +1,16 @@
+"""Environment adapters: each builds the environments of one family by name.
+
+An adapter is any object with a ``name`` and ``get_environment(name, **kwargs)``
+(``list_environments()`` too, to be listed); register one with
+``environment_registry.register_adapter(adapter)``. ``reasoning_gym`` is
+registered by default.
+"""
+
+from llenvs_go.adapters.reasoning_gym import (
+    CorrectnessRewardFunction,
+    ReasoningGymAdapter,
+    ReasoningGymEnvironment,
+    ReasoningGymHidden,
+)
+
+__all__ = ["CorrectnessRewardFunction", "ReasoningGymAdapter", "ReasoningGymEnvironment", "ReasoningGymHidden"]

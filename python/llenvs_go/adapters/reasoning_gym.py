@@ -1,0 +1,363 @@
+"""The reasoning-gym adapter: reasoning-gym tasks as single-turn environments.
+
+Tasks with a native Go port are generated and scored in Go; the others are
+served by the installed ``reasoning_gym`` package (``backend == "python"``).
+Either way the environment is a :class:`ReasoningGymEnvironment`, whose
+``state.hidden`` is a :class:`ReasoningGymHidden` as in llenvs.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import importlib.util
+import math
+import operator
+import os
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from llenvs_go import _native
+from llenvs_go.core.native import NativeEnvironment
+from llenvs_go.core.prompts import resolve_system_prompt
+from llenvs_go.core.reward import AnswerExtractor, RewardType, Signal
+from llenvs_go.core.state import Action, State
+
+# Keys of the Go configuration; anything else given to get_environment() is a task config field.
+_ENV_KEYS = ("answer_extractor_config", "answer_extractors", "pre_cleaners", "post_cleaners")
+# Environment options of get_environment(), for suggestions when one is mistyped.
+_OPTIONS = ("size", "seed", "answer_extractor", "extra_rewards", "system_prompt", "prompt_template", "data_dir",
+            *_ENV_KEYS)
+# llenvs options that llenvs-go does not implement.
+_UNSUPPORTED = ("container", "judge", "env_llm", "branching_strategy", "difficulties", "iterative", "prompts")
+# The adapter name the Go core uses for tasks it scores but reasoning-gym generates; never shown to users.
+_INTERNAL_ADAPTERS = ("external",)
+
+
+def _as_int(what: str, value: Any) -> int:
+    """``value`` as a Python int (numpy integers included), or a TypeError naming ``what``."""
+    if isinstance(value, bool) or not hasattr(value, "__index__"):
+        raise TypeError(f"{what} must be an int, got {type(value).__name__}")
+    return operator.index(value)
+
+
+def _as_mapping(spec: Any) -> Any:
+    """A composite dataset spec as a mapping (reasoning-gym's DatasetSpec objects are accepted)."""
+    if dataclasses.is_dataclass(spec) and not isinstance(spec, type):
+        return dataclasses.asdict(spec)
+    return spec
+
+
+def _with_option_hint(message: str, params: dict[str, Any]) -> str:
+    """Add "did you mean" for a task-config key that looks like a mistyped environment option."""
+    for key in params:
+        if f'unknown key "{key}"' in message:
+            near = difflib.get_close_matches(key, _OPTIONS, n=1, cutoff=0.75)
+            if near:
+                return f"{message}; {key!r} is not a field of the task; did you mean the option {near[0]!r}?"
+    return message
+
+
+def _python_config_hint(name: str, params: dict[str, Any]) -> str:
+    """Suggest the nearest field of a reasoning-gym config class for unknown keys."""
+    try:
+        from reasoning_gym.factory import DATASETS
+
+        fields = [f.name for f in dataclasses.fields(DATASETS[name][1]) if f.name not in ("seed", "size")]
+    except Exception:  # noqa: BLE001 - a hint is best effort
+        return ""
+    hints = []
+    for key in params:
+        if key not in fields:
+            near = difflib.get_close_matches(key, fields + list(_OPTIONS), n=1, cutoff=0.6)
+            hints.append(f"unknown key {key!r}" + (f"; did you mean {near[0]!r}?" if near else ""))
+    if hints:
+        return " (" + "; ".join(hints) + f"; valid keys: {', '.join(fields)})"
+    return f" (valid keys: {', '.join(fields)})"
+
+
+def reasoning_gym_data_dir() -> str | None:
+    """Directory of the installed reasoning-gym's data files, found without importing it."""
+    spec = importlib.util.find_spec("reasoning_gym")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    d = os.path.join(list(spec.submodule_search_locations)[0], "data")
+    return d if os.path.isdir(d) else None
+
+
+def _installed_task_names() -> list[str]:
+    from llenvs_go.core.python_backend import reasoning_gym_task_names
+
+    return reasoning_gym_task_names()
+
+
+def _native_task_names() -> list[str]:
+    return list(_native.call("list_environments").get("reasoning_gym") or [])
+
+
+@dataclass(frozen=True)
+class ReasoningGymHidden:
+    """The hidden part of a reasoning-gym state (what the model does not see).
+
+    Attributes:
+        entry: reasoning-gym's entry ``{"question", "answer", "metadata"}``.
+        expected_answer: the ground truth, ``str(entry["answer"])``.
+        task_index: the task's index in its environment.
+        dataset_name: the task name.
+        episode: the Go episode behind the state, if any (not compared, not shown).
+    """
+
+    entry: dict[str, Any]
+    expected_answer: str
+    task_index: int
+    dataset_name: str
+    episode: Any = field(default=None, compare=False, repr=False)
+
+
+class ReasoningGymEnvironment(NativeEnvironment):
+    """A reasoning-gym task as a single-turn environment (``environment_registry.get(name)``).
+
+    ``state.hidden`` is a :class:`ReasoningGymHidden` carrying reasoning-gym's
+    entry. Build it with ``environment_registry.get(...)`` or
+    ``ReasoningGymAdapter().get_environment(...)``.
+    """
+
+    def _make_hidden(self, task_index: int, expected_answer: str | None, entry: dict[str, Any] | None,
+                     episode: Any) -> ReasoningGymHidden:
+        """The :class:`ReasoningGymHidden` of task ``task_index`` (the entry is fetched when not given)."""
+        if entry is None:
+            entry = self.entries([task_index])[0]
+        if expected_answer is None:
+            expected_answer = str(entry["answer"])
+        return ReasoningGymHidden(entry=entry, expected_answer=expected_answer, task_index=task_index,
+                                  dataset_name=self._config["name"], episode=episode)
+
+
+class CorrectnessRewardFunction:
+    """llenvs' ``correctness`` signal (OUTCOME): the task's own ``score_answer`` of the extracted answer.
+
+    Args:
+        env_or_dataset: a reasoning-gym environment from the registry (its task's
+            own scoring, in Go for native ports), or any object with
+            ``score_answer(answer, entry)``, such as a ``reasoning_gym`` dataset
+            (scored against ``state.hidden.entry``).
+        answer_extractor: an object with ``extract(text) -> (answer | None,
+            metadata)``. None uses the environment's own configured extractor,
+            which needs an environment from the registry.
+
+    The value is 0.0 when nothing is extracted (``score_answer`` is then not
+    called). Metadata: ``{"extracted": None, "extraction": meta}`` on failure,
+    ``{"extracted", "expected", "extraction"}`` on success.
+    """
+
+    def __init__(self, env_or_dataset: Any, answer_extractor: AnswerExtractor | None = None):
+        native = isinstance(env_or_dataset, NativeEnvironment)
+        if not native and not callable(getattr(env_or_dataset, "score_answer", None)):
+            raise TypeError(
+                "CorrectnessRewardFunction needs an environment from environment_registry.get(...) or an object "
+                f"with score_answer(answer, entry) (a reasoning_gym dataset), got {type(env_or_dataset).__name__}"
+            )
+        if answer_extractor is not None and not callable(getattr(answer_extractor, "extract", None)):
+            raise TypeError(f"answer_extractor must have extract(text) -> (answer, metadata), "
+                            f"got {type(answer_extractor).__name__}")
+        if answer_extractor is None and not native:
+            raise ValueError("CorrectnessRewardFunction over a dataset needs an answer_extractor (an object with "
+                             "extract(text) -> (answer, metadata)); pass one, or pass the environment instead")
+        self.source = env_or_dataset
+        self.answer_extractor = answer_extractor
+
+    @property
+    def name(self) -> str:
+        """``"correctness"``."""
+        return "correctness"
+
+    @property
+    def reward_type(self) -> RewardType:
+        """OUTCOME."""
+        return RewardType.OUTCOME
+
+    def compute(self, state: State[Any], action: Action, next_state: State[Any]) -> Signal:
+        """The correctness signal of ``action`` on the task of ``state``."""
+        hidden = state.hidden
+        if self.answer_extractor is None:
+            return self._native_signal(hidden.task_index, action.text)
+        answer, meta = self.answer_extractor.extract(action.text)
+        if answer is None:
+            return Signal(name=self.name, reward_type=self.reward_type, reward=0.0,
+                          metadata={"extracted": None, "extraction": meta})
+        if isinstance(self.source, NativeEnvironment):
+            reward = self.source.score_answers(hidden.task_index, [answer])[0]
+        else:
+            reward = float(self.source.score_answer(answer=answer, entry=hidden.entry))
+        return Signal(name=self.name, reward_type=self.reward_type, reward=reward,
+                      metadata={"extracted": answer, "expected": hidden.expected_answer, "extraction": meta})
+
+    def _native_signal(self, task_index: int, text: str | None) -> Signal:
+        if text is None:
+            return Signal(name=self.name, reward_type=self.reward_type, reward=0.0,
+                          metadata={"extracted": None, "extraction": {"found": False}})
+        from llenvs_go.integrations.scoring import native_scorer
+
+        r = native_scorer(self.source).score(task_index, text)
+        reward = r.signals["correctness"]
+        return Signal(name=self.name, reward_type=self.reward_type,
+                      reward=reward if reward is not None and math.isfinite(reward) else 0.0,
+                      metadata=r.metadata["correctness"])
+
+
+class ReasoningGymAdapter:
+    """Builds reasoning-gym environments; registered as ``"reasoning_gym"`` in ``environment_registry``."""
+
+    name = "reasoning_gym"
+
+    def __repr__(self) -> str:
+        return "ReasoningGymAdapter()"
+
+    def list_environments(self) -> list[str]:
+        """Every task served: the native ports and the tasks of the installed reasoning-gym, sorted."""
+        return sorted(self.backends())
+
+    def backends(self) -> dict[str, str]:
+        """Task name -> ``"native"`` (a Go port) or ``"python"`` (served by the installed reasoning-gym)."""
+        out = dict.fromkeys(_installed_task_names(), "python")
+        out.update(dict.fromkeys(_native_task_names(), "native"))
+        return out
+
+    def get_environment_info(self, name: str) -> dict[str, str]:
+        """``{"name", "adapter", "type", "description", "backend"}`` of task ``name``.
+
+        ``backend`` is ``"native"`` for Go ports and ``"python"`` for tasks
+        served by the installed reasoning-gym package.
+        """
+        backend = self.backends().get(name)
+        if backend is None:
+            raise _native.UnknownNameError(self._unknown_message(name))
+        return {"name": name, "adapter": self.name, "type": "single_turn",
+                "description": f"reasoning-gym dataset: {name}", "backend": backend}
+
+    def get_default_system_prompt(self, name: str) -> str | None:
+        """The system prompt of dataset items by default: reasoning-gym's ``"default"`` answer-format prompt."""
+        return resolve_system_prompt("default")
+
+    def get_prompt_template(self, name: str) -> str | None:
+        """The user-message template of dataset items by default: None (the question as it is)."""
+        return None
+
+    def get_environment(
+        self,
+        name: str,
+        size: int | None = None,
+        seed: int | None = None,
+        answer_extractor: str | None = None,
+        extra_rewards: tuple[Any, ...] | list[Any] = (),
+        system_prompt: Any = "default",
+        prompt_template: str | None = None,
+        data_dir: str | None = None,
+        **kwargs: Any,
+    ) -> ReasoningGymEnvironment:
+        """Build a new environment for task ``name``.
+
+        Args:
+            name: the task name, e.g. ``"leg_counting"``.
+            size: number of tasks (reasoning-gym's default, 500, when None).
+            seed: dataset seed. When None a seed is drawn once, here, so that
+                pickled copies of the environment agree on every task.
+            answer_extractor: extractor name (``"tag_based"`` by default);
+                its options go in ``answer_extractor_config``.
+            extra_rewards: opt-in signals beside ``correctness``, e.g.
+                ``("format",)`` or ``({"name": "format", "weight": 0.2},)``.
+            system_prompt: the answer-format system message of dataset items:
+                a prompt name (``"default"`` = reasoning-gym's), text, a list
+                of fragments, or None for no system message.
+            prompt_template: optional template with ``{question}`` for the
+                user message of dataset items.
+            data_dir: directory of reasoning-gym's data files (found in the
+                installed package when None).
+            **kwargs: the task's own config fields (``min_animals=...``), and
+                ``answer_extractor_config``, ``answer_extractors``,
+                ``pre_cleaners``, ``post_cleaners``.
+        """
+        if not isinstance(name, str) or not name:
+            raise TypeError(f"name must be a non-empty str, got {name!r}")
+        config: dict[str, Any] = {"name": name, "adapter": self.name}
+        if size is not None:
+            size = _as_int("size", size)
+            if size <= 0:
+                raise ValueError(f"size must be a positive int, got {size}")
+            config["size"] = size
+        if seed is None:
+            seed = random.SystemRandom().randint(0, 2**32)
+        seed = _as_int("seed", seed)
+        if not -(2**63) <= seed < 2**63:
+            raise ValueError(f"seed must be in [-2**63, 2**63) (a signed 64-bit integer), got {seed}; "
+                             "reduce it, e.g. seed % 2**63")
+        config["seed"] = seed
+        if answer_extractor is not None:
+            config["answer_extractor"] = answer_extractor
+        for k in _UNSUPPORTED:
+            if k in kwargs:
+                raise ValueError(f"{k!r} is an llenvs option that llenvs-go does not support")
+        for k in _ENV_KEYS:
+            if k in kwargs and kwargs[k] is not None:
+                config[k] = kwargs.pop(k)
+        if answer_extractor is not None and "answer_extractors" in config:
+            raise ValueError("give either answer_extractor (one extractor) or answer_extractors (a chain), not both")
+        if isinstance(extra_rewards, (str, dict)) or not isinstance(extra_rewards, (list, tuple)):
+            raise TypeError(f"extra_rewards must be a list or tuple of signal names or mappings, "
+                            f"e.g. ('format',), got {extra_rewards!r}")
+        if extra_rewards:
+            config["extra_rewards"] = list(extra_rewards)
+        resolve_system_prompt(system_prompt)  # a bad value fails here, not when items are built
+        if prompt_template is not None:
+            try:
+                prompt_template.format(question="")
+            except (KeyError, IndexError, ValueError, AttributeError) as e:
+                raise ValueError(f"prompt_template must be a str.format template whose only field is "
+                                 f"{{question}}, got {prompt_template!r} ({type(e).__name__}: {e})") from None
+        if name == "composite" and "datasets" in kwargs:
+            kwargs["datasets"] = [_as_mapping(d) for d in kwargs["datasets"]]
+        config["params"] = kwargs
+        d = data_dir or reasoning_gym_data_dir()
+        if d:
+            config["data_dir"] = d
+        env = ReasoningGymEnvironment(config, system_prompt=system_prompt, prompt_template=prompt_template)
+        try:
+            _ = env.handle  # validate now: a bad name or config fails here, not on first use
+        except _native.UnknownNameError:
+            if name in _native_task_names():
+                raise  # the unknown name is inside the config (an extractor, a composite's task)
+            if name in _installed_task_names():
+                return self._python_environment(config, system_prompt, prompt_template)
+            raise _native.UnknownNameError(self._unknown_message(name)) from None
+        except ValueError as e:
+            raise ValueError(_with_option_hint(str(e), kwargs)) from None
+        return env
+
+    @staticmethod
+    def _python_environment(config: dict[str, Any], system_prompt: Any,
+                            prompt_template: str | None) -> ReasoningGymEnvironment:
+        from llenvs_go.adapters._python_fallback import PythonBackedReasoningGymEnvironment
+
+        env = PythonBackedReasoningGymEnvironment(config, system_prompt=system_prompt, prompt_template=prompt_template)
+        try:
+            _ = env.dataset  # reasoning-gym validates the task config here
+        except (TypeError, AssertionError, ValueError) as e:
+            hint = _python_config_hint(config["name"], config["params"])
+            raise ValueError(f"invalid {config['name']} config {config['params']}: {type(e).__name__}: {e}{hint}") \
+                from None
+        _ = env.handle
+        return env
+
+    def _unknown_message(self, name: str) -> str:
+        known = self.list_environments()
+        close = difflib.get_close_matches(name, known, n=5, cutoff=0.6)
+        hint = f" Close matches: {close}." if close else ""
+        if not _installed_task_names():
+            hint += " Tasks without a native port need reasoning-gym: pip install reasoning-gym==0.1.25."
+        return (f"Unknown {self.name} task {name!r}.{hint} {len(known)} tasks are available; "
+                "environment_registry.describe_environments() lists them with their backend.")
+
+
+__all__ = ["CorrectnessRewardFunction", "ReasoningGymAdapter", "ReasoningGymEnvironment", "ReasoningGymHidden",
+           "reasoning_gym_data_dir"]
