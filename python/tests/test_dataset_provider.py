@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
 
+from llenvs_go.core.state import ObservationImages
 from llenvs_go.integrations import DatasetProvider, TaskItem
 
 
@@ -35,7 +38,18 @@ def test_task_item_is_frozen_and_carries_metadata(leg_env, rg_leg):
     assert isinstance(item, TaskItem)
     with pytest.raises(AttributeError):
         item.prompt = "x"  # type: ignore[misc]
+    episode_id = item.metadata.pop("episode_id")
+    assert uuid.UUID(episode_id).version == 4 and str(uuid.UUID(episode_id)) == episode_id
     assert item.metadata == {"task_index": 9, "dataset_name": "leg_counting", "seed": 42, "size": 1000,
                              "backend": "native"}
     assert leg_env.entries([9])[0]["metadata"]["total_legs"] == rg_leg[9]["metadata"]["total_legs"]
-    assert item.images == () and item.available_tools == ()
+    assert item.images == ObservationImages() and not item.images and item.available_tools == ()
+
+
+def test_episode_ids_are_fresh_uuid4_strings(leg_env):
+    items = DatasetProvider(leg_env).get_items(range(1000)) + DatasetProvider(leg_env).get_items([1, 2])
+    ids = [it.metadata["episode_id"] for it in items]
+    assert len(set(ids)) == len(ids)
+    for s in ids:
+        u = uuid.UUID(s)
+        assert u.version == 4 and u.variant == uuid.RFC_4122 and str(u) == s

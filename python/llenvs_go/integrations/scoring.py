@@ -1,9 +1,13 @@
 """Scoring responses against environment tasks, one at a time or in bulk.
 
-``Scorer.score_batch`` crosses into Go once per batch: the responses' own
-UTF-8 buffers are read in place, Go scores them in parallel, and the totals
-come back in one float64 array. Rich per-item results are built only when an
-item is read.
+For a Go-backed environment ``Scorer.score_batch`` crosses into Go once per
+batch: the responses' own UTF-8 buffers are read in place, Go scores them in
+parallel, and the totals come back in one float64 array. Rich per-item results
+are built only when an item is read.
+
+Any other environment with llenvs' ``Environment`` protocol (one written in
+Python, a subclass that overrides ``step``, a Go-backed one with Python reward
+functions) is scored as llenvs scores it: ``reset`` then ``step`` per response.
 """
 
 from __future__ import annotations
@@ -17,6 +21,9 @@ from typing import Any, overload
 from llenvs_go import _native
 from llenvs_go._native import ffi
 from llenvs_go.core.native import NativeEnvironment
+from llenvs_go.core.reward import as_bundle
+from llenvs_go.core.state import Action
+from llenvs_go.integrations._environments import require_environment, scores_natively
 
 _single = threading.local()
 
@@ -27,15 +34,16 @@ class ScoringResult:
 
     Attributes:
         total: weighted sum of the numeric signals.
-        signals: signal name -> unweighted reward.
+        signals: signal name -> unweighted reward (None for a feedback-only signal).
         extracted_answer: what the extractor found; None when it found
             nothing ("" is a valid extraction).
-        metadata: signal name -> that signal's metadata; an item whose
-            scoring failed has total 0.0 and ``metadata["error"]``.
+        metadata: signal name -> that signal's metadata (signals without
+            metadata are left out); an item of ``score_batch`` whose scoring
+            failed has total 0.0 and ``metadata["error"]``.
     """
 
     total: float
-    signals: dict[str, float]
+    signals: dict[str, float | None]
     extracted_answer: str | None
     metadata: dict[str, Any]
 
@@ -63,6 +71,13 @@ class ScoringResults(Sequence[ScoringResult]):
         self._lines = lines
         self._refetch = refetch
         self._cache: dict[int, ScoringResult] = {}
+
+    @classmethod
+    def of(cls, results: Sequence[ScoringResult]) -> ScoringResults:
+        """Results already built, as a ``ScoringResults``."""
+        out = cls([float(r.total) for r in results], [], b"", [], None, None, "python")
+        out._cache.update(enumerate(results))
+        return out
 
     @property
     def totals(self) -> list[float]:
@@ -147,14 +162,18 @@ def _result(total: float, signals: dict[str, float], line: dict[str, Any], names
 
 
 class Scorer:
-    """Scores responses with a single-turn environment's own reward computation."""
+    """Scores responses with a single-turn environment's own reward computation.
 
-    def __init__(self, environment: NativeEnvironment):
-        if not isinstance(environment, NativeEnvironment):
-            raise TypeError(
-                f"Scorer needs an environment from environment_registry.get(...), got {type(environment).__name__}"
-            )
-        spec = environment.spec
+    Args:
+        environment: any single-turn environment with llenvs' ``Environment``
+            protocol (``spec``, ``reset``, ``step``) that supports task
+            indices. A Go-backed environment from ``environment_registry``
+            is scored in Go, in bulk; any other is scored as llenvs scores
+            it, ``reset(options={"task_index": i})`` then ``step``.
+    """
+
+    def __init__(self, environment: Any):
+        spec = require_environment(environment, "Scorer", need_len=False)
         if spec.is_multi_turn:
             raise TypeError(
                 f"Scorer only supports single-turn environments, but {spec.name!r} is multi-turn. "
@@ -167,11 +186,23 @@ class Scorer:
             )
         self.environment = environment
         self._names_cache: list[str] | None = None
+        self._native_path: bool | None = None
+
+    @property
+    def _native(self) -> bool:
+        # Decided on first use, so that unpickling never touches the library.
+        if self._native_path is None:
+            self._native_path = scores_natively(self.environment)
+        return self._native_path
 
     @property
     def _names(self) -> list[str]:
         if self._names_cache is None:
-            self._names_cache = [s["name"] for s in self.environment.signal_specs]
+            env = self.environment
+            if self._native:
+                self._names_cache = [s["name"] for s in env.signal_specs]
+            else:
+                self._names_cache = [rf.name for rf in getattr(env, "reward_functions", ())]
         return self._names_cache
 
     @classmethod
@@ -187,11 +218,18 @@ class Scorer:
 
     @property
     def signal_names(self) -> list[str]:
-        """Names of the signals in every result, in order."""
+        """Names of the signals in every result, in order (those of ``environment.reward_functions``
+        for an environment scored in Python)."""
         return list(self._names)
 
     def score(self, task_index: int, response: str) -> ScoringResult:
-        """Score one response against task ``task_index``."""
+        """Score one response against task ``task_index``.
+
+        For an environment scored in Python, what its ``reset`` or ``step``
+        raises propagates (an out-of-range index, a bug in a reward function).
+        """
+        if not self._native:
+            return self._score_python(task_index, response)
         if self.environment.backend != "native":
             return self._run((task_index,), (response,), rich=True)[0]
         # One item: this thread's preallocated buffers and no batch object.
@@ -221,11 +259,17 @@ class Scorer:
         return _result(total[0], signals, line, names, "native", line["expected"])
 
     def score_batch(self, task_indices: Sequence[int], responses: Sequence[str]) -> ScoringResults:
-        """Score ``responses[i]`` against task ``task_indices[i]`` for every i, in one call into Go.
+        """Score ``responses[i]`` against task ``task_indices[i]`` for every i (in one call into Go when
+        the environment is Go-backed).
+
+        An item whose scoring fails (its ``step`` raises, or scoring in Go
+        fails) gets total 0.0 and ``metadata["error"]``; the others are
+        unaffected.
 
         Raises:
             ValueError: the two sequences differ in length.
-            TaskIndexError: a task index is out of range (names its position).
+            TaskIndexError: a task index is out of range (names its position);
+                for an environment scored in Python, what its ``reset`` raises.
             TypeError: an index is not an int or a response is not a str.
         """
         return self._run(task_indices, responses, rich=False)
@@ -234,7 +278,32 @@ class Scorer:
         """Only the total reward per response: the fast path reward functions use."""
         return self._run(task_indices, responses, rich=False)._totals
 
+    # -- environments scored in Python: llenvs' reset + step -----------------
+    def _score_python(self, task_index: int, response: str) -> ScoringResult:
+        env = self.environment
+        state, _ = env.reset(options={"task_index": task_index})
+        return result_from_step(env.step(state, Action.from_text(response)))
+
+    def _run_python(self, task_indices: Sequence[int], responses: Sequence[str]) -> ScoringResults:
+        idx = list(task_indices)
+        texts = list(responses)
+        if len(idx) != len(texts):
+            raise ValueError(f"task_indices and responses must have the same length, got {len(idx)} and {len(texts)}")
+        env = self.environment
+        results = []
+        for i, text in zip(idx, texts, strict=True):
+            state, _ = env.reset(options={"task_index": i})
+            try:
+                r = result_from_step(env.step(state, Action.from_text(text)))
+            except Exception as e:  # noqa: BLE001 - one item's failure is that item's result
+                r = ScoringResult(total=0.0, signals=dict.fromkeys(self._names, 0.0), extracted_answer=None,
+                                  metadata={"error": f"{type(e).__name__}: {e}"})
+            results.append(r)
+        return ScoringResults.of(results)
+
     def _run(self, task_indices: Sequence[int], responses: Sequence[str], rich: bool) -> ScoringResults:
+        if not self._native:
+            return self._run_python(task_indices, responses)
         texts = responses if type(responses) is tuple else tuple(responses)
         if not isinstance(task_indices, (list, tuple)):
             task_indices = list(task_indices)
@@ -319,8 +388,43 @@ class Scorer:
                                                 int(rich), out, out_len)
 
 
-def _rebuild_scorer(environment: NativeEnvironment) -> Scorer:
+def _rebuild_scorer(environment: Any) -> Scorer:
     scorer = Scorer.__new__(Scorer)
     scorer.environment = environment
     scorer._names_cache = None
+    scorer._native_path = None
     return scorer
+
+
+def native_scorer(environment: NativeEnvironment) -> Scorer:
+    """A Scorer of ``environment``'s Go-side signals only, whatever its class overrides.
+
+    For reward functions that need the library's own scoring from inside a
+    Python ``step`` (calling ``Scorer(environment)`` there could recurse).
+    """
+    scorer = _rebuild_scorer(environment)
+    scorer._native_path = True
+    return scorer
+
+
+def result_from_step(step_result: Any) -> ScoringResult:
+    """The ScoringResult of a ``StepResult``, as llenvs builds it.
+
+    ``total`` is the weighted total of ``step_result.rewards``; ``signals``
+    maps each name to its unweighted reward (None kept, the last of a name
+    wins); ``metadata`` maps names to the metadata that is not None;
+    ``extracted_answer`` is ``info["extracted_answer"]`` or, when that is
+    None, the ``"extracted"`` metadata of the first signal that has one.
+    """
+    rewards = step_result.rewards
+    signals = tuple(rewards)
+    total = rewards.total if hasattr(rewards, "total") else as_bundle(signals).total
+    extracted = (step_result.info or {}).get("extracted_answer")
+    if extracted is None:
+        for sig in signals:
+            if sig.metadata is not None and "extracted" in sig.metadata:
+                extracted = sig.metadata["extracted"]
+                break
+    return ScoringResult(total=float(total), signals={sig.name: sig.reward for sig in signals},
+                         extracted_answer=extracted,
+                         metadata={sig.name: sig.metadata for sig in signals if sig.metadata is not None})
