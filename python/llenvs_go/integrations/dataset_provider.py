@@ -14,6 +14,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from llenvs_go.core.native import NativeEnvironment
 from llenvs_go.core.prompts import resolve_system_prompt
 from llenvs_go.core.state import ObservationImages
 from llenvs_go.core.tools import ToolDefinition
@@ -32,7 +33,8 @@ class TaskItem:
         prompt: the task's question (``observation.prompt``).
         messages: chat messages for the model. Go-backed environments: the
             answer-format system prompt (unless switched off) and the user
-            turn. Other environments: ``observation.messages``.
+            turn. Other environments: ``observation.messages``, after the
+            provider's system prompt when one is given.
         ground_truth: the expected answer (``state.hidden.expected_answer``;
             None for environments without one).
         metadata: ``episode_id`` (a fresh uuid4 string per item) and the
@@ -189,14 +191,16 @@ class DatasetProvider:
         state, info = env.reset(options={"task_index": task_index})
         obs = state.observation
         messages = tuple(getattr(obs, "messages", ()))
-        if self._system_text is not None:
-            if messages and messages[0].get("role") == "system":
-                messages = messages[1:]
-            if not messages:
-                template = getattr(env, "prompt_template", None)
-                messages = ({"role": "user", "content": template.format(question=obs.prompt) if template
-                             else obs.prompt},)
-            messages = ({"role": "system", "content": self._system_text}, *messages)
+        system = self._system_text
+        if system is not None and messages and messages[0].get("role") == "system":
+            messages = messages[1:]
+        if not messages and (system is not None or isinstance(env, NativeEnvironment)):
+            # As the Go path builds them: the user turn is the (templated) prompt.
+            template = getattr(env, "prompt_template", None)
+            messages = ({"role": "user", "content": template.format(question=obs.prompt) if template
+                         else obs.prompt},)
+        if system is not None:
+            messages = ({"role": "system", "content": system}, *messages)
         get_images = getattr(obs, "get_images", None)
         episode_id = getattr(getattr(state, "metadata", None), "episode_id", None) or str(uuid.uuid4())
         return TaskItem(
