@@ -90,9 +90,6 @@ func (e *Env) Spec() core.Spec {
 // Len is the dataset size.
 func (e *Env) Len() int { return e.size }
 
-// Seed is the dataset seed (drawn at construction when none was given).
-func (e *Env) Seed() int64 { return e.seed }
-
 // Check reports whether i is a task index of this environment.
 func (e *Env) Check(i int) error { return core.CheckIndex(i, e.size) }
 
@@ -127,19 +124,20 @@ func (e *Env) Entry(i int) (*Entry, error) {
 	return ent, nil
 }
 
-// Reset shows task i.
-func (e *Env) Reset(i int) (core.Task, error) {
-	ent, err := e.Entry(i)
+// Reset starts the one-step episode of task r.TaskIndex; the seed is
+// ignored, since items are fixed by index once the dataset seed is.
+func (e *Env) Reset(r core.ResetRequest) (core.Start, error) {
+	ent, err := e.Entry(r.TaskIndex)
 	if err != nil {
-		return core.Task{}, err
+		return core.Start{}, err
 	}
 	gt := ent.Answer
-	return core.Task{Index: i, Prompt: ent.Question, GroundTruth: &gt, Metadata: e.itemMetadata(i, ent)}, nil
-}
-
-func (e *Env) itemMetadata(i int, ent *Entry) map[string]any {
-	return map[string]any{"task_index": i, "dataset_name": e.name, "seed": e.seed, "size": e.size,
-		"backend": "native", "entry_metadata": ent.Metadata}
+	return core.Start{
+		Episode:     &core.SingleTurnEpisode{Env: e, TaskIndex: r.TaskIndex},
+		Observation: core.Observation{Prompt: ent.Question, Task: &core.Content{Text: ent.Question}},
+		Hidden:      core.Hidden{TaskIndex: r.TaskIndex, ExpectedAnswer: &gt, Entry: ent},
+		Info:        map[string]any{"task_index": r.TaskIndex, "dataset_name": e.name, "question": ent.Question},
+	}, nil
 }
 
 // ScoreText scores one response to task i.
@@ -170,19 +168,16 @@ func (e *Env) ScoreText(i int, text string, out *core.Scored) {
 	out.Total = total
 }
 
-// Step scores action against task i, with the info llenvs' step returns.
-func (e *Env) Step(i int, a core.Action) (core.StepResult, error) {
+// StepTask scores action a against task i (through ScoreText, as a batch
+// does) and reports what llenvs' step reports.
+func (e *Env) StepTask(i int, a core.Action) (core.StepResult, error) {
 	ent, err := e.Entry(i)
 	if err != nil {
 		return core.StepResult{}, err
 	}
-	text := ""
-	if a.Text != nil {
-		text = *a.Text
-	}
 	out := core.Scored{Values: make([]float64, len(e.signals))}
 	if a.Text != nil {
-		e.ScoreText(i, text, &out)
+		e.ScoreText(i, *a.Text, &out)
 		if out.Err != nil {
 			return core.StepResult{}, out.Err
 		}
@@ -208,9 +203,11 @@ func (e *Env) Step(i int, a core.Action) (core.StepResult, error) {
 		case "format":
 			meta = map[string]any{"extraction": extMeta}
 		}
-		signals[j] = core.Signal{Name: s.Name, Type: s.Type, Reward: out.Values[j], Weight: s.Weight, Metadata: meta}
+		signals[j] = core.Signal{Name: s.Name, Type: s.Type, Reward: core.Float(out.Values[j]), Weight: s.Weight,
+			Metadata: meta}
 	}
-	return core.StepResult{Signals: signals, Total: out.Total, Terminated: true, Extracted: extractedPtr,
+	return core.StepResult{Signals: signals, Terminated: true, ExtractedAction: extractedPtr,
+		ResolvedAction: extractedPtr,
 		Info: map[string]any{"extracted_answer": extracted, "expected_answer": ent.Answer,
 			"extraction_metadata": extMeta, "backend": "native"}}, nil
 }
