@@ -1,0 +1,164 @@
+"""Tool calling value types: definitions, calls and results (llenvs' ``core/tools.py``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum, auto
+from typing import Any
+
+
+class ToolParameterType(Enum):
+    """The JSON Schema type of a tool parameter; the value is the schema's ``type`` string."""
+
+    STRING = "string"
+    NUMBER = "number"
+    INTEGER = "integer"
+    BOOLEAN = "boolean"
+    ARRAY = "array"
+    OBJECT = "object"
+
+
+@dataclass(frozen=True)
+class ToolParameter:
+    """One flat parameter of a tool.
+
+    Attributes:
+        name: the argument's name.
+        type: its JSON Schema type, a :class:`ToolParameterType` or its string (``"string"``, ...);
+            a string is turned into the enum member.
+        description: what the argument means, for the model.
+        required: whether a call must supply it.
+        enum: the allowed values, when the parameter is a choice.
+    """
+
+    name: str
+    type: ToolParameterType
+    description: str
+    required: bool = True
+    enum: tuple[Any, ...] | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.type, ToolParameterType):
+            object.__setattr__(self, "type", ToolParameterType(self.type))
+        if self.enum is not None and not isinstance(self.enum, tuple):
+            object.__setattr__(self, "enum", tuple(self.enum))
+
+    def to_json_schema(self) -> dict[str, Any]:
+        """This parameter's JSON Schema: ``{"type", "description"}`` plus ``"enum"`` when set."""
+        schema: dict[str, Any] = {"type": self.type.value, "description": self.description}
+        if self.enum is not None:
+            schema["enum"] = list(self.enum)
+        return schema
+
+
+@dataclass(frozen=True)
+class ToolDefinition:
+    """A tool the model may call.
+
+    Attributes:
+        name: the tool's unique name.
+        description: what the tool does, for the model.
+        parameters: its flat parameters, used to build the JSON Schema.
+        is_terminal: whether calling it ends the episode.
+        raw_schema: a JSON Schema to use as is, for schemas the flat parameters cannot express.
+            It may be the parameters object itself, a bare function ``{"name", "description",
+            "parameters"}``, or an OpenAI tool ``{"type": "function", "function": {...}}``.
+    """
+
+    name: str
+    description: str
+    parameters: tuple[ToolParameter, ...] = ()
+    is_terminal: bool = False
+    raw_schema: dict[str, Any] | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.parameters, tuple):
+            object.__setattr__(self, "parameters", tuple(self.parameters))
+
+    def parameters_schema(self) -> dict[str, Any]:
+        """The JSON Schema of the tool's arguments (an ``"object"`` schema)."""
+        return self._function_parts()[2]
+
+    def _function_parts(self) -> tuple[str, str, dict[str, Any]]:
+        """Name, description and arguments schema, from ``raw_schema`` when it is set."""
+        raw = self.raw_schema
+        if raw is None:
+            properties = {p.name: p.to_json_schema() for p in self.parameters}
+            required = [p.name for p in self.parameters if p.required]
+            return self.name, self.description, {"type": "object", "properties": properties, "required": required}
+        if raw.get("type") == "function" and isinstance(raw.get("function"), dict):
+            fn = raw["function"]
+        elif "name" in raw and "parameters" in raw:
+            fn = raw
+        else:
+            return self.name, self.description, raw
+        return fn.get("name", self.name), fn.get("description", self.description), fn.get("parameters", {})
+
+    def to_openai_schema(self) -> dict[str, Any]:
+        """The OpenAI tool form: ``{"type": "function", "function": {"name", "description", "parameters"}}``."""
+        name, description, params = self._function_parts()
+        return {"type": "function", "function": {"name": name, "description": description, "parameters": params}}
+
+    def to_anthropic_schema(self) -> dict[str, Any]:
+        """The Anthropic tool form: ``{"name", "description", "input_schema"}``."""
+        name, description, params = self._function_parts()
+        return {"name": name, "description": description, "input_schema": params}
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    """A call of a tool by the model: an id to match the result, the tool's name and its arguments."""
+
+    id: str
+    name: str
+    arguments: dict[str, Any] = field(default_factory=dict)
+
+
+class ToolResultStatus(Enum):
+    """How a tool call ended."""
+
+    SUCCESS = auto()
+    ERROR = auto()
+    INVALID_TOOL = auto()
+    INVALID_ARGUMENTS = auto()
+
+
+@dataclass(frozen=True)
+class ToolResult:
+    """The result of one tool call.
+
+    ``output`` is the tool's output on success; on failure it stays ``""`` and the
+    message is in ``error``.
+    """
+
+    call_id: str
+    tool_name: str
+    status: ToolResultStatus
+    output: str | dict[str, Any] = ""
+    error: str | None = None
+
+    @classmethod
+    def success(cls, call_id: str, tool_name: str, output: str | dict[str, Any]) -> ToolResult:
+        """A successful result carrying ``output``."""
+        return cls(call_id=call_id, tool_name=tool_name, status=ToolResultStatus.SUCCESS, output=output)
+
+    @classmethod
+    def from_error(
+        cls,
+        call_id: str,
+        tool_name: str,
+        error_message: str,
+        status: ToolResultStatus = ToolResultStatus.ERROR,
+    ) -> ToolResult:
+        """A failed result: ``error_message`` goes into ``error``, ``output`` stays ``""``."""
+        return cls(call_id=call_id, tool_name=tool_name, status=status, error=error_message)
+
+    @property
+    def is_success(self) -> bool:
+        """Whether the status is SUCCESS."""
+        return self.status is ToolResultStatus.SUCCESS
+
+    @property
+    def is_error(self) -> bool:
+        """Whether the status is anything but SUCCESS."""
+        return self.status is not ToolResultStatus.SUCCESS

@@ -1,0 +1,130 @@
+"""Episode histories with named checkpoints and branching (llenvs' ``core/trajectory.py``)."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+from llenvs_go.core.reward import SignalBundle
+from llenvs_go.core.state import Action, State
+
+HiddenT = TypeVar("HiddenT")
+
+
+@dataclass(frozen=True)
+class Transition(Generic[HiddenT]):
+    """One step of an episode: the state, the action taken, the state it led to, and its rewards.
+
+    ``extracted_action`` and ``resolved_action`` mean what they mean on ``StepResult``.
+    """
+
+    state: State[HiddenT]
+    action: Action
+    next_state: State[HiddenT]
+    rewards: SignalBundle
+    resolved_action: str | None = None
+    extracted_action: str | None = None
+    info: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Checkpoint(Generic[HiddenT]):
+    """A named point of a trajectory: after ``step_index`` transitions, at ``state``."""
+
+    name: str
+    trajectory_id: str
+    step_index: int
+    state: State[HiddenT]
+
+
+@dataclass
+class Trajectory(Generic[HiddenT]):
+    """The mutable history of one episode: an initial state and the transitions appended to it.
+
+    Transitions are not checked for continuity: ``add_transition`` appends whatever it is given.
+    """
+
+    episode_id: str
+    initial_state: State[HiddenT]
+    _transitions: list[Transition[HiddenT]] = field(default_factory=list)
+    _checkpoints: dict[str, Checkpoint[HiddenT]] = field(default_factory=dict)
+    _parent_trajectory_id: str | None = None
+
+    @classmethod
+    def create(cls, initial_state: State[HiddenT]) -> Trajectory[HiddenT]:
+        """An empty trajectory whose episode id is the initial state's."""
+        return cls(episode_id=initial_state.metadata.episode_id, initial_state=initial_state)
+
+    def add_transition(self, transition: Transition[HiddenT]) -> None:
+        """Append ``transition``."""
+        self._transitions.append(transition)
+
+    def checkpoint(self, name: str) -> Checkpoint[HiddenT]:
+        """Record a checkpoint named ``name`` at the current position and return it.
+
+        Raises ValueError ``"Checkpoint '<name>' already exists"`` when the name is taken.
+        """
+        if name in self._checkpoints:
+            raise ValueError(f"Checkpoint '{name}' already exists")
+        cp = Checkpoint(name=name, trajectory_id=self.episode_id, step_index=len(self._transitions),
+                        state=self.current_state)
+        self._checkpoints[name] = cp
+        return cp
+
+    def branch(self, checkpoint_name: str) -> Trajectory[HiddenT]:
+        """A new trajectory with a fresh uuid episode id, the same initial state, and the transitions up to
+        the checkpoint; it has no checkpoints and records this trajectory as its parent.
+
+        Raises KeyError when there is no checkpoint of that name.
+        """
+        cp = self._checkpoints.get(checkpoint_name)
+        if cp is None:
+            raise KeyError(f"Checkpoint '{checkpoint_name}' not found")
+        return Trajectory(episode_id=str(uuid.uuid4()), initial_state=self.initial_state,
+                          _transitions=self._transitions[: cp.step_index],
+                          _parent_trajectory_id=self.episode_id)
+
+    def state_at(self, index: int) -> State[HiddenT]:
+        """The state after ``index`` transitions: 0 is the initial state.
+
+        Raises IndexError when ``index`` is negative or greater than the number of transitions.
+        """
+        if index < 0:
+            raise IndexError(f"Index {index} is negative")
+        if index > len(self._transitions):
+            raise IndexError(f"Index {index} exceeds trajectory length {len(self._transitions)}")
+        return self.initial_state if index == 0 else self._transitions[index - 1].next_state
+
+    @property
+    def current_state(self) -> State[HiddenT]:
+        """The ``next_state`` of the last transition, or the initial state when there is none."""
+        return self._transitions[-1].next_state if self._transitions else self.initial_state
+
+    @property
+    def transitions(self) -> tuple[Transition[HiddenT], ...]:
+        """The transitions, in order."""
+        return tuple(self._transitions)
+
+    @property
+    def checkpoints(self) -> dict[str, Checkpoint[HiddenT]]:
+        """The checkpoints by name (a copy)."""
+        return dict(self._checkpoints)
+
+    @property
+    def parent_trajectory_id(self) -> str | None:
+        """The episode id of the trajectory this one was branched from, or None."""
+        return self._parent_trajectory_id
+
+    def __len__(self) -> int:
+        return len(self._transitions)
+
+    @property
+    def total_reward(self) -> float:
+        """The sum of the transitions' ``rewards.total``."""
+        return float(sum(t.rewards.total for t in self._transitions))
+
+    @property
+    def is_terminal(self) -> bool:
+        """Whether the current state is terminal."""
+        return self.current_state.metadata.is_terminal

@@ -1,0 +1,134 @@
+"""core/tools.py: tool calls, results and definitions (llenvs-spec §1.5)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from llenvs_go.core.tools import (
+    ToolCall,
+    ToolDefinition,
+    ToolParameter,
+    ToolParameterType,
+    ToolResult,
+    ToolResultStatus,
+)
+
+
+def test_tool_call_defaults_and_frozen():
+    a, b = ToolCall(id="1", name="f"), ToolCall(id="1", name="f")
+    assert a.arguments == {} and a.arguments is not b.arguments and a == b
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        a.name = "g"  # type: ignore[misc]
+
+
+def test_status_members_are_distinct():
+    names = ["SUCCESS", "ERROR", "INVALID_TOOL", "INVALID_ARGUMENTS"]
+    assert [m.name for m in ToolResultStatus] == names
+    assert len({m.value for m in ToolResultStatus}) == 4
+
+
+def test_success_builder():
+    r = ToolResult.success("c1", "search", {"hits": 3})
+    assert r == ToolResult(call_id="c1", tool_name="search", status=ToolResultStatus.SUCCESS, output={"hits": 3})
+    assert r.error is None and r.is_success and not r.is_error
+
+
+def test_from_error_builder_keeps_output_empty():
+    r = ToolResult.from_error("c1", "search", "boom")
+    assert r.status is ToolResultStatus.ERROR and r.output == "" and r.error == "boom"
+    assert r.is_error and not r.is_success
+    bad = ToolResult.from_error("c2", "nope", "Unknown tool: nope", status=ToolResultStatus.INVALID_TOOL)
+    assert bad.status is ToolResultStatus.INVALID_TOOL and bad.is_error
+
+
+def test_result_defaults_and_frozen():
+    r = ToolResult(call_id="c", tool_name="t", status=ToolResultStatus.INVALID_ARGUMENTS)
+    assert r.output == "" and r.error is None and r.is_error
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        r.output = "x"  # type: ignore[misc]
+
+
+def test_parameter_type_accepts_string_and_schema():
+    p = ToolParameter(name="unit", type="string", description="the unit", enum=["m", "km"])
+    assert p.type is ToolParameterType.STRING and p.required and p.enum == ("m", "km")
+    assert p.to_json_schema() == {"type": "string", "description": "the unit", "enum": ["m", "km"]}
+    q = ToolParameter(name="n", type=ToolParameterType.INTEGER, description="count", required=False)
+    assert q.to_json_schema() == {"type": "integer", "description": "count"}
+    with pytest.raises(ValueError):
+        ToolParameter(name="x", type="str", description="")
+
+
+WEATHER = ToolDefinition(
+    name="weather",
+    description="Weather of a city",
+    parameters=(
+        ToolParameter(name="city", type="string", description="City"),
+        ToolParameter(name="days", type="integer", description="Days ahead", required=False),
+    ),
+)
+WEATHER_PARAMS = {
+    "type": "object",
+    "properties": {
+        "city": {"type": "string", "description": "City"},
+        "days": {"type": "integer", "description": "Days ahead"},
+    },
+    "required": ["city"],
+}
+
+
+def test_definition_defaults():
+    d = ToolDefinition(name="n", description="d")
+    assert d.parameters == () and d.is_terminal is False and d.raw_schema is None
+    assert d.to_openai_schema()["function"]["parameters"] == {"type": "object", "properties": {}, "required": []}
+
+
+def test_openai_schema_from_parameters():
+    assert WEATHER.to_openai_schema() == {
+        "type": "function",
+        "function": {"name": "weather", "description": "Weather of a city", "parameters": WEATHER_PARAMS},
+    }
+
+
+def test_anthropic_schema_from_parameters():
+    assert WEATHER.to_anthropic_schema() == {
+        "name": "weather", "description": "Weather of a city", "input_schema": WEATHER_PARAMS,
+    }
+
+
+NESTED = {
+    "type": "object",
+    "properties": {"items": {"type": "array", "items": {"type": "object", "properties": {"id": {"type": "integer"}}}}},
+    "required": ["items"],
+}
+
+
+def test_raw_schema_is_the_parameters_schema():
+    d = ToolDefinition(name="order", description="Place an order", parameters=WEATHER.parameters, raw_schema=NESTED)
+    assert d.to_openai_schema() == {
+        "type": "function", "function": {"name": "order", "description": "Place an order", "parameters": NESTED},
+    }
+    assert d.to_anthropic_schema() == {"name": "order", "description": "Place an order", "input_schema": NESTED}
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        {"name": "order2", "description": "From raw", "parameters": NESTED},
+        {"type": "function", "function": {"name": "order2", "description": "From raw", "parameters": NESTED}},
+    ],
+)
+def test_raw_schema_as_function_or_openai_tool(raw):
+    d = ToolDefinition(name="order", description="Place an order", raw_schema=raw)
+    assert d.to_openai_schema() == {
+        "type": "function", "function": {"name": "order2", "description": "From raw", "parameters": NESTED},
+    }
+    assert d.to_anthropic_schema() == {"name": "order2", "description": "From raw", "input_schema": NESTED}
+
+
+def test_definition_is_frozen_and_terminal_flag():
+    d = ToolDefinition(name="submit", description="Submit", is_terminal=True)
+    assert d.is_terminal
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        d.name = "x"  # type: ignore[misc]
