@@ -88,6 +88,12 @@ int32_t llenvs_items(uint64_t handle, const int64_t *indices, size_t n, char **o
     return llenvsgo_items(handle, (int64_t *)indices, n, out, out_len);
 }
 
+int32_t llenvs_items_arrow(uint64_t handle, const int64_t *indices, size_t n, const char *layout, size_t layout_len,
+                           char **out, size_t *out_len) {
+    if (forked) return fork_error(out, out_len);
+    return llenvsgo_items_arrow(handle, (int64_t *)indices, n, (char *)layout, layout_len, out, out_len);
+}
+
 int32_t llenvs_score_texts(uint64_t handle, const int64_t *indices, const char *const *texts, const int64_t *lens,
                            size_t n, double *totals, double *values, uint8_t *flags, int32_t rich, char **out,
                            size_t *out_len) {
