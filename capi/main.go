@@ -20,6 +20,8 @@ import (
 	"github.com/llenvs/llenvs-go/core"
 	_ "github.com/llenvs/llenvs-go/envs/external"
 	_ "github.com/llenvs/llenvs-go/envs/reasoninggym"
+	"github.com/llenvs/llenvs-go/extract"
+	"github.com/llenvs/llenvs-go/strictcfg"
 )
 
 // Status codes of llenvs.h.
@@ -62,7 +64,7 @@ func toC(b []byte, out **C.char, outLen *C.size_t) {
 func fail(err error, out **C.char, outLen *C.size_t) C.int32_t {
 	toC([]byte(err.Error()), out, outLen)
 	var ie *core.IndexError
-	var nf *core.NotFoundError
+	var nf *strictcfg.NotFoundError
 	var he *handleError
 	var se *core.StaleStateError
 	switch {
@@ -139,7 +141,7 @@ func llenvsgo_call(method *C.char, req *C.char, reqLen C.size_t, out **C.char, o
 	case "list_environments":
 		return reply(core.ListEnvironments(), out, outLen)
 	case "extractors":
-		return reply(core.ExtractorNames(), out, outLen)
+		return reply(extract.Names(), out, outLen)
 	case "panic_for_test":
 		var p *core.Spec
 		_ = p.Name // a nil dereference: proves recovery works from Python
@@ -275,7 +277,7 @@ func indexArg(args map[string]any, key string) (int, error) {
 	if !ok {
 		return 0, fmt.Errorf("missing %q", key)
 	}
-	i, err := core.AsInt(raw)
+	i, err := strictcfg.AsInt(raw)
 	if err != nil {
 		return 0, fmt.Errorf("%q: %w", key, err)
 	}
@@ -294,7 +296,7 @@ func dispatch(env core.Environment, method string, args map[string]any) (any, er
 		raw, _ := args["indices"].([]any)
 		entries := make([]any, len(raw))
 		for k, r := range raw {
-			i, err := core.AsInt(r)
+			i, err := strictcfg.AsInt(r)
 			if err != nil {
 				return nil, fmt.Errorf("indices[%d]: %w", k, err)
 			}
@@ -402,13 +404,13 @@ func llenvsgo_score_texts(h C.uint64_t, indices *C.int64_t, texts **C.char, lens
 // the Python side to decode lazily when an item is read.
 func richLines(st core.SingleTurn, idx []int64, outs []core.Scored, out **C.char, outLen *C.size_t) C.int32_t {
 	exp, _ := st.(interface{ Expected(int) (string, error) })
-	ex, _ := st.(interface{ Extractor() core.Extractor })
+	ex, _ := st.(interface{ Extractor() extract.Extractor })
 	var fast interface {
-		AppendDescription([]byte, core.Extraction, func([]byte, string) []byte) []byte
+		AppendDescription([]byte, extract.Extraction, func([]byte, string) []byte) []byte
 	}
 	if ex != nil {
 		fast, _ = ex.Extractor().(interface {
-			AppendDescription([]byte, core.Extraction, func([]byte, string) []byte) []byte
+			AppendDescription([]byte, extract.Extraction, func([]byte, string) []byte) []byte
 		})
 	}
 	buf := make([]byte, 0, len(outs)*128)

@@ -121,7 +121,7 @@ func TestErrorsCarryStatusAndMessage(t *testing.T) {
 		{"malformed JSON", `{"name":`, -1, "malformed JSON"},
 		{"unknown task", `{"name":"nope"}`, -6, "no native port"},
 		{"unknown adapter", `{"name":"leg_counting","adapter":"x"}`, -6, "not registered"},
-		{"unknown key", `{"name":"leg_counting","sead":1}`, -1, `did you mean "seed"`},
+		{"unknown key", `{"name":"leg_counting","sead":1}`, -1, "did you mean 'seed'?"},
 		{"bad size", `{"name":"leg_counting","size":0}`, -1, "size must be a positive"},
 	}
 	for _, tt := range tests {

@@ -7,6 +7,8 @@ import (
 	"sync"
 
 	"github.com/llenvs/llenvs-go/core"
+	"github.com/llenvs/llenvs-go/extract"
+	"github.com/llenvs/llenvs-go/pycompat"
 )
 
 // AdapterName is the adapter this package registers.
@@ -14,7 +16,7 @@ const AdapterName = "reasoning_gym"
 
 // randomPool recycles generators: a Random is 2.5 KB of state, and one per
 // generated item would dominate the garbage of bulk generation.
-var randomPool = sync.Pool{New: func() any { return new(Random) }}
+var randomPool = sync.Pool{New: func() any { return new(pycompat.Random) }}
 
 // defaultSize is reasoning-gym's default dataset size.
 const defaultSize = 500
@@ -39,7 +41,7 @@ type Env struct {
 	task      Task
 	seed      int64
 	size      int
-	extractor core.Extractor
+	extractor extract.Extractor
 	signals   []core.SignalSpec
 	cacheMu   sync.RWMutex
 	cache     map[int]*Entry
@@ -107,7 +109,7 @@ func (e *Env) Entry(i int) (*Entry, error) {
 	if ok {
 		return ent, nil
 	}
-	r := randomPool.Get().(*Random)
+	r := randomPool.Get().(*pycompat.Random)
 	r.SeedSum(e.seed, int64(i))
 	gen, err := e.task.Generate(r, int64(i))
 	randomPool.Put(r)
@@ -222,7 +224,7 @@ func (e *Env) Expected(i int) (string, error) {
 }
 
 // Extractor is the environment's answer extractor.
-func (e *Env) Extractor() core.Extractor { return e.extractor }
+func (e *Env) Extractor() extract.Extractor { return e.extractor }
 
 // EntryAny returns item i as reasoning-gym's entry dict would encode.
 func (e *Env) EntryAny(i int) (any, error) {

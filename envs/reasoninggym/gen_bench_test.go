@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/llenvs/llenvs-go/core"
+	"github.com/llenvs/llenvs-go/pycompat"
 )
 
 func BenchmarkGenerateLegCounting(b *testing.B) {
@@ -13,7 +14,7 @@ func BenchmarkGenerateLegCounting(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	r := new(Random)
+	r := new(pycompat.Random)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		r.SeedSum(42, int64(i))
