@@ -33,7 +33,7 @@ type taskTexts interface {
 //export llenvsgo_items
 func llenvsgo_items(h C.uint64_t, indices *C.int64_t, n C.size_t, out **C.char, outLen *C.size_t) (rc C.int32_t) {
 	defer guard(&rc, out, outLen)
-	env, err := getHandle(uint64(h))
+	env, err := getEnv(uint64(h))
 	if err != nil {
 		return fail(err, out, outLen)
 	}
@@ -58,8 +58,8 @@ func llenvsgo_items(h C.uint64_t, indices *C.int64_t, n C.size_t, out **C.char, 
 					prompts[k], truths[k], err = tt.TaskTexts(int(idx[k]))
 					return err
 				}
-				task, err := env.Reset(int(idx[k]))
-				prompts[k], truths[k] = task.Prompt, task.GroundTruth
+				start, err := env.Reset(core.ResetRequest{TaskIndex: int(idx[k])})
+				prompts[k], truths[k] = start.Observation.Prompt, start.Hidden.ExpectedAnswer
 				return err
 			}()
 		}

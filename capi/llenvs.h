@@ -3,14 +3,24 @@
  * class below) unless noted. Result and error buffers are allocated with
  * malloc and must be released with llenvs_free; on error *out holds a
  * NUL-terminated UTF-8 message. Structured data travels as UTF-8 JSON;
- * bulk data (responses, indices, rewards) as raw arrays. */
+ * bulk data (responses, indices, rewards) as raw arrays.
+ *
+ * Lifecycle: llenvs_env_reset starts an episode of an environment and
+ * returns its handle with {"observation", "hidden", "info"};
+ * llenvs_episode_step takes {"text", "tool_calls", "step"} (step = the
+ * state's step count, checked for environments that are not pure_step) and
+ * returns {"observation" (null = unchanged), "signals", "terminated",
+ * "truncated", "extracted_action", "resolved_action", "info"}. Handles of
+ * environments and episodes are tagged by kind; using one as the other, or
+ * after it was closed, is LLENVS_ERR_HANDLE. llenvs_live_handles(kind)
+ * counts the live handles of a kind (LLENVS_KIND_ALL: all). */
 #ifndef LLENVS_H
 #define LLENVS_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#define LLENVS_ABI_VERSION 1
+#define LLENVS_ABI_VERSION 2
 
 #define LLENVS_OK 0
 #define LLENVS_ERR_INVALID -1
@@ -20,6 +30,12 @@
 #define LLENVS_ERR_FORKED -5
 #define LLENVS_ERR_NOT_FOUND -6
 #define LLENVS_ERR_ENCODING -7
+#define LLENVS_ERR_STALE -8
+
+/* Handle kinds: every handle refers to one kind of Go object. */
+#define LLENVS_KIND_ALL 0
+#define LLENVS_KIND_ENVIRONMENT 1
+#define LLENVS_KIND_EPISODE 2
 
 #define LLENVS_ITEM_FOUND 1
 #define LLENVS_ITEM_ERROR 2
@@ -27,12 +43,16 @@
 int32_t llenvs_abi_version(void);
 void llenvs_free(void *p);
 int32_t llenvs_set_max_procs(int32_t n);
-int64_t llenvs_live_handles(void);
+int64_t llenvs_live_handles(int32_t kind);
 int32_t llenvs_call(const char *method, const char *req, size_t req_len, char **out, size_t *out_len);
 int32_t llenvs_env_new(const char *cfg, size_t cfg_len, uint64_t *handle, char **out, size_t *out_len);
 int32_t llenvs_env_call(uint64_t handle, const char *method, const char *req, size_t req_len, char **out, size_t *out_len);
 int32_t llenvs_env_close(uint64_t handle);
+int32_t llenvs_env_reset(uint64_t handle, const char *req, size_t req_len, uint64_t *episode, char **out, size_t *out_len);
+int32_t llenvs_episode_step(uint64_t episode, const char *action, size_t action_len, char **out, size_t *out_len);
+int32_t llenvs_episode_close(uint64_t episode);
 int32_t llenvs_items(uint64_t handle, const int64_t *indices, size_t n, char **out, size_t *out_len);
+int32_t llenvs_items_arrow(uint64_t handle, const int64_t *indices, size_t n, const char *layout, size_t layout_len, char **out, size_t *out_len);
 int32_t llenvs_score_texts(uint64_t handle, const int64_t *indices, const char *const *texts, const int64_t *lens, size_t n, double *totals, double *values, uint8_t *flags, int32_t rich, char **out, size_t *out_len);
 int32_t llenvs_set_python_api(void *gil_ensure, void *gil_release, void *as_utf8, void *err_clear, void *tuple_item);
 int32_t llenvs_score_pytuple(uint64_t handle, const int64_t *indices, void *texts, size_t n, double *totals, double *values, uint8_t *flags, int32_t rich, char **out, size_t *out_len);

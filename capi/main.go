@@ -20,6 +20,8 @@ import (
 	"github.com/llenvs/llenvs-go/core"
 	_ "github.com/llenvs/llenvs-go/envs/external"
 	_ "github.com/llenvs/llenvs-go/envs/reasoninggym"
+	"github.com/llenvs/llenvs-go/extract"
+	"github.com/llenvs/llenvs-go/strictcfg"
 )
 
 // Status codes of llenvs.h.
@@ -30,6 +32,7 @@ const (
 	statusIndex    = -3
 	statusPanic    = -4
 	statusNotFound = -6
+	statusStale    = -8
 )
 
 // Per-item flags of llenvs.h.
@@ -61,9 +64,12 @@ func toC(b []byte, out **C.char, outLen *C.size_t) {
 func fail(err error, out **C.char, outLen *C.size_t) C.int32_t {
 	toC([]byte(err.Error()), out, outLen)
 	var ie *core.IndexError
-	var nf *core.NotFoundError
+	var nf *strictcfg.NotFoundError
 	var he *handleError
+	var se *core.StaleStateError
 	switch {
+	case errors.As(err, &se):
+		return statusStale
 	case errors.As(err, &ie):
 		return statusIndex
 	case errors.As(err, &nf):
@@ -123,19 +129,19 @@ func llenvsgo_set_max_procs(n C.int32_t) (rc C.int32_t) {
 }
 
 //export llenvsgo_live_handles
-func llenvsgo_live_handles() C.int64_t { return C.int64_t(liveCount.Load()) }
+func llenvsgo_live_handles(kind C.int32_t) C.int64_t { return C.int64_t(liveHandles(handleKind(kind))) }
 
 //export llenvsgo_call
 func llenvsgo_call(method *C.char, req *C.char, reqLen C.size_t, out **C.char, outLen *C.size_t) (rc C.int32_t) {
 	defer guard(&rc, out, outLen)
 	switch m := C.GoString(method); m {
 	case "info":
-		return reply(map[string]any{"abi_version": 1, "go_version": runtime.Version(), "json": codecName,
+		return reply(map[string]any{"abi_version": 2, "go_version": runtime.Version(), "json": codecName,
 			"max_procs": runtime.GOMAXPROCS(0), "num_cpu": runtime.NumCPU()}, out, outLen)
 	case "list_environments":
 		return reply(core.ListEnvironments(), out, outLen)
 	case "extractors":
-		return reply(core.ExtractorNames(), out, outLen)
+		return reply(extract.Names(), out, outLen)
 	case "panic_for_test":
 		var p *core.Spec
 		_ = p.Name // a nil dereference: proves recovery works from Python
@@ -160,7 +166,7 @@ func llenvsgo_env_new(cfg *C.char, cfgLen C.size_t, handle *C.uint64_t, out **C.
 	if err != nil {
 		return fail(err, out, outLen)
 	}
-	*handle = C.uint64_t(putHandle(env))
+	*handle = C.uint64_t(putHandle(kindEnvironment, env))
 	return reply(describeEnv(env), out, outLen)
 }
 
@@ -179,7 +185,69 @@ func llenvsgo_env_close(h C.uint64_t) (rc C.int32_t) {
 			rc = statusPanic
 		}
 	}()
-	if err := dropHandle(uint64(h)); err != nil {
+	if err := dropHandle(uint64(h), kindEnvironment); err != nil {
+		return statusHandle
+	}
+	return statusOK
+}
+
+//export llenvsgo_env_reset
+func llenvsgo_env_reset(h C.uint64_t, req *C.char, reqLen C.size_t, episode *C.uint64_t, out **C.char,
+	outLen *C.size_t) (rc C.int32_t) {
+	defer guard(&rc, out, outLen)
+	env, err := getEnv(uint64(h))
+	if err != nil {
+		return fail(err, out, outLen)
+	}
+	var r struct {
+		TaskIndex *int64         `json:"task_index"`
+		Seed      *int64         `json:"seed"`
+		Options   map[string]any `json:"options"`
+	}
+	if err := unmarshal(input(req, reqLen), &r); err != nil {
+		return fail(fmt.Errorf("malformed reset request: %w", err), out, outLen)
+	}
+	if r.TaskIndex == nil {
+		return fail(errors.New("options must contain 'task_index'"), out, outLen)
+	}
+	start, err := env.Reset(core.ResetRequest{TaskIndex: int(*r.TaskIndex), Seed: r.Seed, Options: r.Options})
+	if err != nil {
+		return fail(err, out, outLen)
+	}
+	*episode = C.uint64_t(putHandle(kindEpisode, core.NewRun(env, start)))
+	return reply(map[string]any{"observation": start.Observation, "hidden": start.Hidden, "info": start.Info},
+		out, outLen)
+}
+
+//export llenvsgo_episode_step
+func llenvsgo_episode_step(h C.uint64_t, req *C.char, reqLen C.size_t, out **C.char, outLen *C.size_t) (rc C.int32_t) {
+	defer guard(&rc, out, outLen)
+	run, err := getEpisode(uint64(h))
+	if err != nil {
+		return fail(err, out, outLen)
+	}
+	var r struct {
+		core.Action
+		Step int `json:"step"`
+	}
+	if err := unmarshal(input(req, reqLen), &r); err != nil {
+		return fail(fmt.Errorf("malformed step request: %w", err), out, outLen)
+	}
+	res, err := run.Step(r.Step, r.Action)
+	if err != nil {
+		return fail(err, out, outLen)
+	}
+	return reply(res, out, outLen)
+}
+
+//export llenvsgo_episode_close
+func llenvsgo_episode_close(h C.uint64_t) (rc C.int32_t) {
+	defer func() {
+		if recover() != nil {
+			rc = statusPanic
+		}
+	}()
+	if err := dropHandle(uint64(h), kindEpisode); err != nil {
 		return statusHandle
 	}
 	return statusOK
@@ -188,7 +256,7 @@ func llenvsgo_env_close(h C.uint64_t) (rc C.int32_t) {
 //export llenvsgo_env_call
 func llenvsgo_env_call(h C.uint64_t, method *C.char, req *C.char, reqLen C.size_t, out **C.char, outLen *C.size_t) (rc C.int32_t) {
 	defer guard(&rc, out, outLen)
-	env, err := getHandle(uint64(h))
+	env, err := getEnv(uint64(h))
 	if err != nil {
 		return fail(err, out, outLen)
 	}
@@ -209,7 +277,7 @@ func indexArg(args map[string]any, key string) (int, error) {
 	if !ok {
 		return 0, fmt.Errorf("missing %q", key)
 	}
-	i, err := core.AsInt(raw)
+	i, err := strictcfg.AsInt(raw)
 	if err != nil {
 		return 0, fmt.Errorf("%q: %w", key, err)
 	}
@@ -220,35 +288,6 @@ func dispatch(env core.Environment, method string, args map[string]any) (any, er
 	switch method {
 	case "describe":
 		return describeEnv(env), nil
-	case "reset":
-		i, err := indexArg(args, "task_index")
-		if err != nil {
-			return nil, err
-		}
-		return env.Reset(i)
-	case "items":
-		raw, _ := args["indices"].([]any)
-		items := make([]core.Task, len(raw))
-		for k, r := range raw {
-			i, err := core.AsInt(r)
-			if err != nil {
-				return nil, fmt.Errorf("indices[%d]: %w", k, err)
-			}
-			if items[k], err = env.Reset(int(i)); err != nil {
-				return nil, err
-			}
-		}
-		return items, nil
-	case "step":
-		i, err := indexArg(args, "task_index")
-		if err != nil {
-			return nil, err
-		}
-		var a core.Action
-		if t, ok := args["text"].(string); ok {
-			a.Text = &t
-		}
-		return env.Step(i, a)
 	case "entries":
 		ep, ok := env.(interface{ EntryAny(int) (any, error) })
 		if !ok {
@@ -257,7 +296,7 @@ func dispatch(env core.Environment, method string, args map[string]any) (any, er
 		raw, _ := args["indices"].([]any)
 		entries := make([]any, len(raw))
 		for k, r := range raw {
-			i, err := core.AsInt(r)
+			i, err := strictcfg.AsInt(r)
 			if err != nil {
 				return nil, fmt.Errorf("indices[%d]: %w", k, err)
 			}
@@ -299,7 +338,7 @@ func dispatch(env core.Environment, method string, args map[string]any) (any, er
 func llenvsgo_score_texts(h C.uint64_t, indices *C.int64_t, texts **C.char, lens *C.int64_t, n C.size_t,
 	totals *C.double, values *C.double, flags *C.uint8_t, rich C.int32_t, out **C.char, outLen *C.size_t) (rc C.int32_t) {
 	defer guard(&rc, out, outLen)
-	env, err := getHandle(uint64(h))
+	env, err := getEnv(uint64(h))
 	if err != nil {
 		return fail(err, out, outLen)
 	}
@@ -365,13 +404,13 @@ func llenvsgo_score_texts(h C.uint64_t, indices *C.int64_t, texts **C.char, lens
 // the Python side to decode lazily when an item is read.
 func richLines(st core.SingleTurn, idx []int64, outs []core.Scored, out **C.char, outLen *C.size_t) C.int32_t {
 	exp, _ := st.(interface{ Expected(int) (string, error) })
-	ex, _ := st.(interface{ Extractor() core.Extractor })
+	ex, _ := st.(interface{ Extractor() extract.Extractor })
 	var fast interface {
-		AppendDescription([]byte, core.Extraction, func([]byte, string) []byte) []byte
+		AppendDescription([]byte, extract.Extraction, func([]byte, string) []byte) []byte
 	}
 	if ex != nil {
 		fast, _ = ex.Extractor().(interface {
-			AppendDescription([]byte, core.Extraction, func([]byte, string) []byte) []byte
+			AppendDescription([]byte, extract.Extraction, func([]byte, string) []byte) []byte
 		})
 	}
 	buf := make([]byte, 0, len(outs)*128)

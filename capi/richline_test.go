@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/llenvs/llenvs-go/core"
+	"github.com/llenvs/llenvs-go/extract"
 )
 
 func TestAppendJSONMatchesEncodingJSON(t *testing.T) {
@@ -44,7 +44,7 @@ func TestAppendJSONMatchesEncodingJSON(t *testing.T) {
 }
 
 func TestTagFastDescriptionMatchesDescribe(t *testing.T) {
-	ex := core.NewTagExtractor("answer", true)
+	ex := extract.NewTag("answer", true)
 	for _, text := range []string{"<answer> 4 </answer>", "none", "<ANSWER>a</answer><answer>b</answer>"} {
 		x := ex.Extract(text)
 		got := string(ex.AppendDescription(nil, x, appendJSONString))

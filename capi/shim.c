@@ -41,9 +41,9 @@ int32_t llenvs_set_max_procs(int32_t n) {
     return llenvsgo_set_max_procs(n);
 }
 
-int64_t llenvs_live_handles(void) {
+int64_t llenvs_live_handles(int32_t kind) {
     if (forked) return LLENVS_ERR_FORKED;
-    return llenvsgo_live_handles();
+    return llenvsgo_live_handles(kind);
 }
 
 int32_t llenvs_call(const char *method, const char *req, size_t req_len, char **out, size_t *out_len) {
@@ -67,9 +67,31 @@ int32_t llenvs_env_close(uint64_t handle) {
     return llenvsgo_env_close(handle);
 }
 
+int32_t llenvs_env_reset(uint64_t handle, const char *req, size_t req_len, uint64_t *episode, char **out,
+                         size_t *out_len) {
+    if (forked) return fork_error(out, out_len);
+    return llenvsgo_env_reset(handle, (char *)req, req_len, episode, out, out_len);
+}
+
+int32_t llenvs_episode_step(uint64_t episode, const char *action, size_t action_len, char **out, size_t *out_len) {
+    if (forked) return fork_error(out, out_len);
+    return llenvsgo_episode_step(episode, (char *)action, action_len, out, out_len);
+}
+
+int32_t llenvs_episode_close(uint64_t episode) {
+    if (forked) return LLENVS_ERR_FORKED;
+    return llenvsgo_episode_close(episode);
+}
+
 int32_t llenvs_items(uint64_t handle, const int64_t *indices, size_t n, char **out, size_t *out_len) {
     if (forked) return fork_error(out, out_len);
     return llenvsgo_items(handle, (int64_t *)indices, n, out, out_len);
+}
+
+int32_t llenvs_items_arrow(uint64_t handle, const int64_t *indices, size_t n, const char *layout, size_t layout_len,
+                           char **out, size_t *out_len) {
+    if (forked) return fork_error(out, out_len);
+    return llenvsgo_items_arrow(handle, (int64_t *)indices, n, (char *)layout, layout_len, out, out_len);
 }
 
 int32_t llenvs_score_texts(uint64_t handle, const int64_t *indices, const char *const *texts, const int64_t *lens,

@@ -19,18 +19,78 @@ type Spec struct {
 	Metadata          map[string]any `json:"metadata"`
 }
 
-// Task is what reset shows for one task index: the prompt the model sees,
-// the ground truth (nil for environments without one) and metadata.
-type Task struct {
-	Index       int            `json:"task_index"`
-	Prompt      string         `json:"prompt"`
-	GroundTruth *string        `json:"ground_truth"`
-	Metadata    map[string]any `json:"metadata"`
+// Message is one chat message of an observation's history. Tool messages
+// carry ToolCallID and Name; assistant messages may carry ToolCalls.
+type Message struct {
+	Role       string     `json:"role"`
+	Content    string     `json:"content"`
+	ToolCallID string     `json:"tool_call_id,omitempty"`
+	Name       string     `json:"name,omitempty"`
+	ToolCalls  []ToolCall `json:"tool_calls,omitempty"`
 }
 
-// Action is what the model did; Text is nil when it produced no text.
+// ToolCall is a call the model asked for: an id, a tool name and its
+// arguments.
+type ToolCall struct {
+	ID        string         `json:"id"`
+	Name      string         `json:"name"`
+	Arguments map[string]any `json:"arguments"`
+}
+
+// ToolStatus is the outcome class of a tool call, as llenvs'
+// ToolResultStatus names them.
+type ToolStatus string
+
+// The tool statuses of llenvs.
+const (
+	ToolSuccess          ToolStatus = "success"
+	ToolError            ToolStatus = "error"
+	ToolInvalidTool      ToolStatus = "invalid_tool"
+	ToolInvalidArguments ToolStatus = "invalid_arguments"
+)
+
+// ToolResult is what a tool call returned: its output on success, an error
+// message otherwise.
+type ToolResult struct {
+	CallID   string     `json:"call_id"`
+	ToolName string     `json:"tool_name"`
+	Status   ToolStatus `json:"status"`
+	Output   string     `json:"output"`
+	Error    *string    `json:"error"`
+}
+
+// ToolDefinition describes a tool offered to the model; Parameters is the
+// JSON schema of its arguments.
+type ToolDefinition struct {
+	Name        string         `json:"name"`
+	Description string         `json:"description"`
+	Parameters  map[string]any `json:"parameters"`
+	IsTerminal  bool           `json:"is_terminal"`
+}
+
+// Content is a static task description or a dynamic per-turn observation.
+type Content struct {
+	Text string         `json:"text"`
+	Data map[string]any `json:"data,omitempty"`
+}
+
+// Observation is what the model sees: the prompt, the chat history, the
+// results of the latest tool calls, the tools it may call, and optional
+// task and state descriptions.
+type Observation struct {
+	Prompt         string           `json:"prompt"`
+	Messages       []Message        `json:"messages"`
+	ToolResults    []ToolResult     `json:"tool_results"`
+	AvailableTools []ToolDefinition `json:"available_tools"`
+	Task           *Content         `json:"task"`
+	State          *Content         `json:"state"`
+}
+
+// Action is what the model did: text (nil when it produced none) and tool
+// calls.
 type Action struct {
-	Text *string `json:"text"`
+	Text      *string    `json:"text"`
+	ToolCalls []ToolCall `json:"tool_calls"`
 }
 
 // RewardType classifies a signal, as llenvs' RewardType does.
@@ -44,41 +104,69 @@ const (
 	Process RewardType = "process"
 )
 
-// Signal is one named reward: an unweighted value, its weight and metadata.
+// Signal is one named reward: an unweighted value (nil for a feedback-only
+// signal), its weight, optional feedback text and metadata.
 type Signal struct {
 	Name     string         `json:"name"`
 	Type     RewardType     `json:"reward_type"`
-	Reward   float64        `json:"reward"`
+	Reward   *float64       `json:"reward"`
+	Feedback *string        `json:"feedback"`
 	Weight   float64        `json:"weight"`
-	Metadata map[string]any `json:"metadata,omitempty"`
+	Metadata map[string]any `json:"metadata"`
 }
 
-// Total is the weighted sum of the signals' rewards.
-func Total(signals []Signal) float64 {
-	t := 0.0
-	for _, s := range signals {
-		t += s.Reward * s.Weight
-	}
-	return t
+// Hidden is what reset knows and the model does not see: the task index,
+// the ground truth (nil for environments without one) and the
+// environment's own record of the task (e.g. a reasoning-gym entry).
+type Hidden struct {
+	TaskIndex      int     `json:"task_index"`
+	ExpectedAnswer *string `json:"expected_answer"`
+	Entry          any     `json:"entry"`
 }
 
-// StepResult is the outcome of one step.
+// ResetRequest is the argument of reset: which task, an optional seed and
+// the caller's other options.
+type ResetRequest struct {
+	TaskIndex int
+	Seed      *int64
+	Options   map[string]any
+}
+
+// Start is the outcome of reset: a new episode, what the model sees first,
+// the hidden part of the state and the reset info.
+type Start struct {
+	Episode     Episode
+	Observation Observation
+	Hidden      Hidden
+	Info        map[string]any
+}
+
+// StepResult is the outcome of one step. Observation is nil when the
+// observation did not change (a single-turn step).
 type StepResult struct {
-	Signals    []Signal       `json:"signals"`
-	Total      float64        `json:"total"`
-	Terminated bool           `json:"terminated"`
-	Truncated  bool           `json:"truncated"`
-	Extracted  *string        `json:"extracted_action"`
-	Info       map[string]any `json:"info"`
+	Observation     *Observation   `json:"observation"`
+	Signals         []Signal       `json:"signals"`
+	Terminated      bool           `json:"terminated"`
+	Truncated       bool           `json:"truncated"`
+	ExtractedAction *string        `json:"extracted_action"`
+	ResolvedAction  *string        `json:"resolved_action"`
+	Info            map[string]any `json:"info"`
 }
 
-// Environment is the lifecycle every environment honours: a spec, a number
-// of tasks, reset to a task index and step with an action.
+// Environment is the lifecycle every environment honours, Gymnasium's:
+// reset starts an episode, and the episode's Step advances it.
 type Environment interface {
 	Spec() Spec
 	Len() int
-	Reset(taskIndex int) (Task, error)
-	Step(taskIndex int, action Action) (StepResult, error)
+	Reset(r ResetRequest) (Start, error)
+}
+
+// Episode is one run of an environment from reset. Episodes are
+// independent of each other; one episode is stepped by one caller at a
+// time.
+type Episode interface {
+	// Step advances the episode with a.
+	Step(a Action) (StepResult, error)
 }
 
 // Scored is the outcome of scoring one response: unweighted signal values in
@@ -99,7 +187,9 @@ type SignalSpec struct {
 }
 
 // SingleTurn is an environment whose step is a pure function of a task
-// index and a response text, which is what scoring in bulk needs.
+// index and a response text, which is what scoring in bulk needs. Its
+// episodes are one step long; StepTask is that step, and it scores through
+// ScoreText, so a step and a batch score the same way.
 type SingleTurn interface {
 	Environment
 	SignalSpecs() []SignalSpec
@@ -109,6 +199,20 @@ type SingleTurn interface {
 	// ScoreText scores one response into out (out.Values has one slot per
 	// signal). It may panic; callers recover per item.
 	ScoreText(taskIndex int, text string, out *Scored)
+	// StepTask is the single step of an episode of task taskIndex.
+	StepTask(taskIndex int, a Action) (StepResult, error)
+}
+
+// SingleTurnEpisode is the episode of a single-turn environment: one task,
+// and a step that may be taken again from the start (pure_step).
+type SingleTurnEpisode struct {
+	Env       SingleTurn
+	TaskIndex int
+}
+
+// Step scores a against the episode's task; the episode always terminates.
+func (e *SingleTurnEpisode) Step(a Action) (StepResult, error) {
+	return e.Env.StepTask(e.TaskIndex, a)
 }
 
 // IndexError is a task index outside [0, n).
@@ -136,3 +240,6 @@ func FiniteOrZero(x float64) float64 {
 	}
 	return x
 }
+
+// Float returns a pointer to x, for Signal.Reward.
+func Float(x float64) *float64 { return &x }

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"sort"
 	"sync"
+
+	"github.com/llenvs/llenvs-go/extract"
+	"github.com/llenvs/llenvs-go/strictcfg"
 )
 
 // EnvConfig is the configuration of one environment as it crosses the ABI:
@@ -27,7 +30,7 @@ type EnvConfig struct {
 // DecodeEnvConfig strictly decodes a configuration mapping.
 func DecodeEnvConfig(raw map[string]any) (EnvConfig, error) {
 	c := EnvConfig{Adapter: "reasoning_gym", AnswerExtractor: "tag_based"}
-	if err := DecodeStrict("environment config", raw, &c); err != nil {
+	if err := strictcfg.Decode("environment config", raw, &c); err != nil {
 		return c, err
 	}
 	if c.Name == "" {
@@ -84,18 +87,13 @@ func ListEnvironments() map[string][]string {
 }
 
 // NewEnvironment builds the environment cfg describes. An unknown adapter is
-// an error that lists the registered ones.
+// a *strictcfg.NotFoundError that lists the registered ones.
 func NewEnvironment(cfg EnvConfig) (Environment, error) {
 	adaptersMu.RLock()
 	a, ok := adapters[cfg.Adapter]
 	adaptersMu.RUnlock()
 	if !ok {
-		names := AdapterNames()
-		msg := fmt.Sprintf("Adapter %q not registered", cfg.Adapter)
-		if near := Nearest(cfg.Adapter, names); near != "" {
-			msg += fmt.Sprintf("; did you mean %q?", near)
-		}
-		return nil, &NotFoundError{Msg: fmt.Sprintf("%s. Available: %v", msg, names)}
+		return nil, strictcfg.NotFound("Adapter", cfg.Adapter, "not registered", AdapterNames())
 	}
 	return a.New(cfg)
 }
@@ -116,11 +114,11 @@ func BuildSignals(extra []any) ([]SignalSpec, error) {
 		case string:
 			s.Name = v
 		case map[string]any:
-			if err := DecodeStrict(fmt.Sprintf("extra_rewards[%d]", i), v, &s); err != nil {
+			if err := strictcfg.Decode(fmt.Sprintf("extra_rewards[%d]", i), v, &s); err != nil {
 				return nil, err
 			}
 		default:
-			return nil, fmt.Errorf("extra_rewards[%d]: want a name or a mapping with \"name\" and \"weight\", got %s", i, describe(e))
+			return nil, fmt.Errorf("extra_rewards[%d]: want a name or a mapping with \"name\" and \"weight\", got %s", i, strictcfg.Describe(e))
 		}
 		t, ok := known[s.Name]
 		if !ok {
@@ -128,7 +126,7 @@ func BuildSignals(extra []any) ([]SignalSpec, error) {
 			for n := range known {
 				names = append(names, n)
 			}
-			return nil, UnknownKeyError(fmt.Sprintf("extra_rewards[%d]", i), s.Name, names)
+			return nil, strictcfg.UnknownKey(fmt.Sprintf("extra_rewards[%d]", i), s.Name, names)
 		}
 		specs = append(specs, SignalSpec{Name: s.Name, Type: t, Weight: s.Weight})
 	}
@@ -138,20 +136,20 @@ func BuildSignals(extra []any) ([]SignalSpec, error) {
 // BuildExtractor returns the answer extractor cfg asks for: the chain in
 // AnswerExtractors when set, else AnswerExtractor with its config, wrapped
 // in the configured cleaners.
-func BuildExtractor(cfg EnvConfig) (Extractor, error) {
-	var ex Extractor
+func BuildExtractor(cfg EnvConfig) (extract.Extractor, error) {
+	var ex extract.Extractor
 	var err error
 	if cfg.AnswerExtractors != nil {
-		ex, err = NewCompositeFromSpecs(cfg.AnswerExtractors)
+		ex, err = extract.NewCompositeFromSpecs(cfg.AnswerExtractors)
 	} else {
 		name := cfg.AnswerExtractor
 		if name == "" {
 			name = "tag_based"
 		}
-		ex, err = NewExtractor(name, cfg.AnswerExtractorConfig)
+		ex, err = extract.New(name, cfg.AnswerExtractorConfig)
 	}
 	if err != nil {
 		return nil, err
 	}
-	return WithCleaners(ex, cfg.PreCleaners, cfg.PostCleaners)
+	return extract.WithCleaners(ex, cfg.PreCleaners, cfg.PostCleaners)
 }

@@ -1,6 +1,6 @@
 """Write the CPython ``random.Random`` transcript the Go RNG port is tested against.
 
-    python scripts/gen_random_vectors.py > envs/reasoninggym/testdata/random_vectors.json
+    python scripts/gen_random_vectors.py > pycompat/testdata/random_vectors.json
 
 CPython is the oracle: each record is a seed and the results of a fixed
 program of calls (random, getrandbits, randint, randrange with a step,

@@ -21,14 +21,23 @@ var lib struct {
 	abiVersion  func() int32
 	free        func(unsafe.Pointer)
 	setMaxProcs func(int32) int32
-	liveHandles func() int64
+	liveHandles func(kind int32) int64
 	call        func(method string, req []byte, n uintptr, out *unsafe.Pointer, outLen *uintptr) int32
 	envNew      func(cfg []byte, n uintptr, h *uint64, out *unsafe.Pointer, outLen *uintptr) int32
 	envCall     func(h uint64, method string, req []byte, n uintptr, out *unsafe.Pointer, outLen *uintptr) int32
 	envClose    func(h uint64) int32
+	envReset    func(h uint64, req []byte, n uintptr, ep *uint64, out *unsafe.Pointer, outLen *uintptr) int32
+	epStep      func(ep uint64, req []byte, n uintptr, out *unsafe.Pointer, outLen *uintptr) int32
+	epClose     func(ep uint64) int32
 	scoreTexts  func(h uint64, idx *int64, texts *unsafe.Pointer, lens *int64, n uintptr, totals, values *float64,
 		flags *uint8, rich int32, out *unsafe.Pointer, outLen *uintptr) int32
 }
+
+// Handle kinds of llenvs.h.
+const (
+	kindAll     = 0
+	kindEpisode = 2
+)
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "llenvs-abi")
@@ -54,6 +63,9 @@ func TestMain(m *testing.M) {
 	purego.RegisterLibFunc(&lib.envCall, h, "llenvs_env_call")
 	purego.RegisterLibFunc(&lib.envClose, h, "llenvs_env_close")
 	purego.RegisterLibFunc(&lib.scoreTexts, h, "llenvs_score_texts")
+	purego.RegisterLibFunc(&lib.envReset, h, "llenvs_env_reset")
+	purego.RegisterLibFunc(&lib.epStep, h, "llenvs_episode_step")
+	purego.RegisterLibFunc(&lib.epClose, h, "llenvs_episode_close")
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
@@ -82,7 +94,7 @@ func newEnv(t *testing.T, cfg string) uint64 {
 }
 
 func TestVersionThreadsAndInfo(t *testing.T) {
-	if v := lib.abiVersion(); v != 1 {
+	if v := lib.abiVersion(); v != 2 {
 		t.Fatalf("abi version %d", v)
 	}
 	prev := lib.setMaxProcs(1)
@@ -95,7 +107,7 @@ func TestVersionThreadsAndInfo(t *testing.T) {
 		t.Fatalf("info rc %d", rc)
 	}
 	var info map[string]any
-	if err := json.Unmarshal([]byte(take(out, n)), &info); err != nil || info["abi_version"] != float64(1) {
+	if err := json.Unmarshal([]byte(take(out, n)), &info); err != nil || info["abi_version"] != float64(2) {
 		t.Errorf("info = %v, %v", info, err)
 	}
 }
@@ -109,7 +121,7 @@ func TestErrorsCarryStatusAndMessage(t *testing.T) {
 		{"malformed JSON", `{"name":`, -1, "malformed JSON"},
 		{"unknown task", `{"name":"nope"}`, -6, "no native port"},
 		{"unknown adapter", `{"name":"leg_counting","adapter":"x"}`, -6, "not registered"},
-		{"unknown key", `{"name":"leg_counting","sead":1}`, -1, `did you mean "seed"`},
+		{"unknown key", `{"name":"leg_counting","sead":1}`, -1, "did you mean 'seed'?"},
 		{"bad size", `{"name":"leg_counting","size":0}`, -1, "size must be a positive"},
 	}
 	for _, tt := range tests {
@@ -135,22 +147,51 @@ func TestErrorsCarryStatusAndMessage(t *testing.T) {
 }
 
 func TestHandleLifecycleAndScoring(t *testing.T) {
-	base := lib.liveHandles()
+	base := lib.liveHandles(kindAll)
 	h := newEnv(t, `{"name":"leg_counting","seed":42,"size":10}`)
-	if lib.liveHandles() != base+1 {
-		t.Fatalf("live handles %d, want %d", lib.liveHandles(), base+1)
+	if lib.liveHandles(kindAll) != base+1 {
+		t.Fatalf("live handles %d, want %d", lib.liveHandles(kindAll), base+1)
 	}
 	var out unsafe.Pointer
 	var n uintptr
 	req := []byte(`{"task_index":0}`)
-	if rc := lib.envCall(h, "reset", req, uintptr(len(req)), &out, &n); rc != 0 {
+	var ep uint64
+	if rc := lib.envReset(h, req, uintptr(len(req)), &ep, &out, &n); rc != 0 {
 		t.Fatalf("reset rc %d: %s", rc, take(out, n))
 	}
-	var task struct {
-		GroundTruth string `json:"ground_truth"`
+	var start struct {
+		Hidden struct {
+			ExpectedAnswer string `json:"expected_answer"`
+		} `json:"hidden"`
 	}
-	if err := json.Unmarshal([]byte(take(out, n)), &task); err != nil || task.GroundTruth != "100" {
-		t.Fatalf("reset gave %+v, %v (seed 42 item 0 of reasoning-gym is 100)", task, err)
+	if err := json.Unmarshal([]byte(take(out, n)), &start); err != nil || start.Hidden.ExpectedAnswer != "100" {
+		t.Fatalf("reset gave %+v, %v (seed 42 item 0 of reasoning-gym is 100)", start, err)
+	}
+	if lib.liveHandles(kindEpisode) != 1 {
+		t.Errorf("live episodes %d, want 1", lib.liveHandles(kindEpisode))
+	}
+	action := []byte(`{"text":"<answer>100</answer>","step":0}`)
+	if rc := lib.epStep(ep, action, uintptr(len(action)), &out, &n); rc != 0 {
+		t.Fatalf("step rc %d: %s", rc, take(out, n))
+	}
+	var res struct {
+		Signals []struct {
+			Reward float64 `json:"reward"`
+		} `json:"signals"`
+		Terminated bool `json:"terminated"`
+	}
+	if err := json.Unmarshal([]byte(take(out, n)), &res); err != nil || !res.Terminated || res.Signals[0].Reward != 1 {
+		t.Errorf("step gave %+v, %v", res, err)
+	}
+	if rc := lib.epStep(h, action, uintptr(len(action)), &out, &n); rc != -2 {
+		t.Errorf("environment handle used as an episode: rc %d", rc)
+	}
+	take(out, n)
+	if rc := lib.envClose(ep); rc != -2 {
+		t.Errorf("episode closed as an environment: rc %d", rc)
+	}
+	if rc := lib.epClose(ep); rc != 0 || lib.epClose(ep) != -2 {
+		t.Errorf("episode close rc %d, or a second close succeeded", rc)
 	}
 
 	texts := []string{"<answer>100</answer>", "<answer>99</answer>", "none"}
@@ -186,11 +227,11 @@ func TestHandleLifecycleAndScoring(t *testing.T) {
 	if rc := lib.envClose(h); rc != -2 {
 		t.Errorf("second close rc %d, want -2", rc)
 	}
-	if rc := lib.envCall(h, "reset", req, uintptr(len(req)), &out, &n); rc != -2 {
+	if rc := lib.envReset(h, req, uintptr(len(req)), &ep, &out, &n); rc != -2 {
 		t.Errorf("stale handle rc %d", rc)
 	}
 	take(out, n)
-	if lib.liveHandles() != base {
-		t.Errorf("live handles %d after close, want %d", lib.liveHandles(), base)
+	if lib.liveHandles(kindAll) != base {
+		t.Errorf("live handles %d after close, want %d", lib.liveHandles(kindAll), base)
 	}
 }

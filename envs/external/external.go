@@ -9,6 +9,7 @@ import (
 	"fmt"
 
 	"github.com/llenvs/llenvs-go/core"
+	"github.com/llenvs/llenvs-go/extract"
 )
 
 // AdapterName is the adapter this package registers.
@@ -26,7 +27,7 @@ func init() {
 type Env struct {
 	name      string
 	size      int
-	extractor core.Extractor
+	extractor extract.Extractor
 	signals   []core.SignalSpec
 }
 
@@ -65,15 +66,15 @@ func (e *Env) Check(i int) error { return core.CheckIndex(i, e.size) }
 func (e *Env) SignalSpecs() []core.SignalSpec { return e.signals }
 
 // Extractor is the configured extractor.
-func (e *Env) Extractor() core.Extractor { return e.extractor }
+func (e *Env) Extractor() extract.Extractor { return e.extractor }
 
 // Reset is not available: the tasks live with the caller.
-func (e *Env) Reset(i int) (core.Task, error) {
-	return core.Task{}, fmt.Errorf("%s: tasks of an external environment live with the caller", e.name)
+func (e *Env) Reset(r core.ResetRequest) (core.Start, error) {
+	return core.Start{}, fmt.Errorf("%s: tasks of an external environment live with the caller", e.name)
 }
 
-// Step is not available: correctness is the caller's.
-func (e *Env) Step(i int, a core.Action) (core.StepResult, error) {
+// StepTask is not available: correctness is the caller's.
+func (e *Env) StepTask(i int, a core.Action) (core.StepResult, error) {
 	return core.StepResult{}, fmt.Errorf("%s: an external environment only extracts; score with score_texts", e.name)
 }
 

@@ -12,9 +12,8 @@ import (
 	"math/bits"
 	"sort"
 	"strings"
-	"unicode/utf8"
 
-	"github.com/llenvs/llenvs-go/core"
+	"github.com/llenvs/llenvs-go/pycompat"
 )
 
 var (
@@ -34,50 +33,6 @@ func arithIntValue(x *big.Int) any {
 		return x.Int64()
 	}
 	return new(big.Int).Set(x)
-}
-
-// arithGetRandBitsBig is random.getrandbits(k) for any k >= 0: 32-bit words
-// from least to most significant, the last one cut to the remaining bits.
-func arithGetRandBitsBig(r *Random, k int) *big.Int {
-	if k <= 64 {
-		return new(big.Int).SetUint64(r.GetRandBits(k))
-	}
-	words := (k-1)/32 + 1
-	buf := make([]byte, 4*words) // big-endian for SetBytes
-	for i := 0; i < words; i, k = i+1, k-32 {
-		w := r.Uint32()
-		if k < 32 {
-			w >>= uint(32 - k)
-		}
-		off := 4 * (words - 1 - i)
-		buf[off] = byte(w >> 24)
-		buf[off+1] = byte(w >> 16)
-		buf[off+2] = byte(w >> 8)
-		buf[off+3] = byte(w)
-	}
-	return new(big.Int).SetBytes(buf)
-}
-
-// arithRandBelowBig is Random._randbelow(n) for n > 0 of any size.
-func arithRandBelowBig(r *Random, n *big.Int) *big.Int {
-	if n.IsUint64() {
-		return new(big.Int).SetUint64(r.randBelow(n.Uint64()))
-	}
-	k := n.BitLen()
-	for {
-		x := arithGetRandBitsBig(r, k)
-		if x.Cmp(n) < 0 {
-			return x
-		}
-	}
-}
-
-// arithRandIntBig is random.randint(a, b) for integers of any size; a <= b.
-func arithRandIntBig(r *Random, a, b *big.Int) *big.Int {
-	width := new(big.Int).Sub(b, a)
-	width.Add(width, arithBigOne)
-	x := arithRandBelowBig(r, width)
-	return x.Add(x, a)
 }
 
 // arithFloorDiv sets z = x // y (Python floor division); y must be nonzero.
@@ -524,172 +479,7 @@ func (p *arithExprParser) factor() (*big.Int, error) {
 }
 
 // ---------------------------------------------------------------------------
-// Python Decimal(str) and reasoning_gym.utils.compute_decimal_reward.
-
-// arithDecimalZeros are the code points with Unicode decimal value 0 in the
-// Unicode 14.0 database of CPython 3.11 (the first of ten consecutive
-// digits 0..9 each); Decimal() maps any such digit to its ASCII value.
-var arithDecimalZeros = []rune{
-	0x30, 0x660, 0x6F0, 0x7C0, 0x966, 0x9E6, 0xA66, 0xAE6, 0xB66, 0xBE6, 0xC66,
-	0xCE6, 0xD66, 0xDE6, 0xE50, 0xED0, 0xF20, 0x1040, 0x1090, 0x17E0, 0x1810,
-	0x1946, 0x19D0, 0x1A80, 0x1A90, 0x1B50, 0x1BB0, 0x1C40, 0x1C50, 0xA620,
-	0xA8D0, 0xA900, 0xA9D0, 0xA9F0, 0xAA50, 0xABF0, 0xFF10, 0x104A0, 0x10D30,
-	0x11066, 0x110F0, 0x11136, 0x111D0, 0x112F0, 0x11450, 0x114D0, 0x11650,
-	0x116C0, 0x11730, 0x118E0, 0x11950, 0x11C50, 0x11D50, 0x11DA0, 0x16A60,
-	0x16AC0, 0x16B50, 0x1D7CE, 0x1D7D8, 0x1D7E2, 0x1D7EC, 0x1D7F6, 0x1E140,
-	0x1E2F0, 0x1E950, 0x1FBF0,
-}
-
-// arithDecimalValue is Py_UNICODE_TODECIMAL: r's decimal digit value or -1.
-func arithDecimalValue(r rune) int {
-	i := sort.Search(len(arithDecimalZeros), func(i int) bool { return arithDecimalZeros[i] > r })
-	if i == 0 {
-		return -1
-	}
-	if d := r - arithDecimalZeros[i-1]; d < 10 {
-		return int(d)
-	}
-	return -1
-}
-
-// Limits of the context Decimal(str) converts under (libmpdec's maximum
-// context on 64-bit): a finite value whose adjusted exponent is above
-// arithDecEmax or whose exponent is below arithDecEtiny is an error.
-const (
-	arithDecEmax  = 999999999999999999
-	arithDecEtiny = -1999999999999999997
-	arithDecSat   = int64(1) << 62 // exponent saturation, far beyond both
-)
-
-const (
-	arithDecInvalid = iota // conversion error (or a NaN: never equal)
-	arithDecFinite
-	arithDecInf
-)
-
-// arithDecimal is a parsed Decimal reduced to what equality needs.
-type arithDecimal struct {
-	kind   int
-	neg    bool
-	digits string // finite: coefficient without leading/trailing zeros, "" for zero
-	exp    int64  // finite: exponent of the last digit of digits
-}
-
-// arithParseDecimal parses s as Python's Decimal(s) does: surrounding
-// Unicode whitespace stripped, every '_' removed, Unicode decimal digits
-// accepted, then the decimal string grammar (sign, digits with an optional
-// point, optional exponent; Inf/Infinity; NaN/sNaN with a payload).
-func arithParseDecimal(s string) arithDecimal {
-	s = core.PyStrip(s)
-	buf := make([]byte, 0, len(s))
-	for i := 0; i < len(s); {
-		r, w := utf8.DecodeRuneInString(s[i:])
-		i += w
-		switch {
-		case r == '_':
-		case r > 0 && r <= 127:
-			buf = append(buf, byte(r))
-		case core.PyIsSpace(r):
-			buf = append(buf, ' ')
-		default:
-			d := arithDecimalValue(r)
-			if d < 0 || (r == utf8.RuneError && w == 1) {
-				return arithDecimal{}
-			}
-			buf = append(buf, byte('0'+d))
-		}
-	}
-	b := buf
-	var dec arithDecimal
-	if len(b) > 0 && (b[0] == '+' || b[0] == '-') {
-		dec.neg = b[0] == '-'
-		b = b[1:]
-	}
-	lower := strings.ToLower(string(b[:min(len(b), 9)]))
-	switch {
-	case strings.HasPrefix(lower, "nan") || strings.HasPrefix(lower, "snan"):
-		return arithDecimal{} // NaN compares unequal (sNaN raises): same outcome
-	case strings.HasPrefix(lower, "inf"):
-		if len(b) == 3 || (len(b) == 8 && lower == "infinity") {
-			dec.kind = arithDecInf
-			return dec
-		}
-		return arithDecimal{}
-	}
-	i := 0
-	intStart := i
-	for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-		i++
-	}
-	intPart := b[intStart:i]
-	var frac []byte
-	if i < len(b) && b[i] == '.' {
-		i++
-		j := i
-		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-			i++
-		}
-		frac = b[j:i]
-	}
-	if len(intPart)+len(frac) == 0 {
-		return arithDecimal{}
-	}
-	var exp int64
-	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
-		i++
-		eneg := false
-		if i < len(b) && (b[i] == '+' || b[i] == '-') {
-			eneg = b[i] == '-'
-			i++
-		}
-		j := i
-		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-			if exp <= arithDecSat/10 {
-				exp = exp*10 + int64(b[i]-'0')
-			} else {
-				exp = arithDecSat
-			}
-			i++
-		}
-		if i == j {
-			return arithDecimal{}
-		}
-		exp = min(exp, arithDecSat)
-		if eneg {
-			exp = -exp
-		}
-	}
-	if i != len(b) {
-		return arithDecimal{}
-	}
-	exp -= int64(len(frac))
-	coef := strings.TrimLeft(string(intPart)+string(frac), "0")
-	ndigits := int64(max(len(coef), 1))
-	if exp+ndigits-1 > arithDecEmax || exp < arithDecEtiny {
-		return arithDecimal{}
-	}
-	trimmed := strings.TrimRight(coef, "0")
-	exp += int64(len(coef) - len(trimmed))
-	dec.kind = arithDecFinite
-	dec.digits = trimmed
-	dec.exp = exp
-	return dec
-}
-
-// arithDecimalEqual is Decimal(a) == Decimal(b) where an exception counts as
-// not equal.
-func arithDecimalEqual(a, b arithDecimal) bool {
-	if a.kind != b.kind || a.kind == arithDecInvalid {
-		return false
-	}
-	if a.kind == arithDecInf {
-		return a.neg == b.neg
-	}
-	if a.digits == "" || b.digits == "" {
-		return a.digits == b.digits
-	}
-	return a.neg == b.neg && a.exp == b.exp && a.digits == b.digits
-}
+// reasoning_gym.utils.compute_decimal_reward.
 
 // arithDecimalReward is reasoning_gym.utils.compute_decimal_reward(answer,
 // oracle, strip_commas=True): 1.0 when the comma-free answer and oracle are
@@ -701,15 +491,15 @@ func arithDecimalReward(answer string, ok bool, oracle string) float64 {
 	}
 	a := strings.ReplaceAll(answer, ",", "")
 	o := strings.ReplaceAll(oracle, ",", "")
-	if arithDecimalEqual(arithParseDecimal(a), arithParseDecimal(o)) {
+	if pycompat.ParseDecimal(a).Equal(pycompat.ParseDecimal(o)) {
 		return 1
 	}
 	if strings.Contains(a, o) {
-		la := core.PyLen(a)
+		la := pycompat.Len(a)
 		if la == 0 {
 			return 0
 		}
-		return float64(core.PyLen(o)) / float64(la)
+		return float64(pycompat.Len(o)) / float64(la)
 	}
 	return 0
 }

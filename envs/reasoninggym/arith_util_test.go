@@ -6,6 +6,8 @@ import (
 	"math/rand"
 	"strings"
 	"testing"
+
+	"github.com/llenvs/llenvs-go/pycompat"
 )
 
 // Test helpers shared by the arithmetic task tests.
@@ -86,7 +88,7 @@ func arithCheckNoPanic(t *testing.T, name string, params []string, n int64, allo
 	for _, p := range params {
 		task := arithNewTask(t, name, p)
 		for i := int64(0); i < n; i++ {
-			var r Random
+			var r pycompat.Random
 			r.SeedSum(1234, i)
 			e, err := task.Generate(&r, i)
 			if err != nil {
@@ -195,19 +197,3 @@ func TestArithEvalFloorDiv(t *testing.T) {
 		}
 	}
 }
-
-func TestArithGetRandBitsBig(t *testing.T) {
-	// Python: r = random.Random(5); r.getrandbits(100), r.randint(0, 10**30)
-	r := NewRandom(5)
-	if got := arithGetRandBitsBig(r, 100).String(); got != arithPyRandBits100 {
-		t.Errorf("getrandbits(100) = %s, want %s", got, arithPyRandBits100)
-	}
-	if got := arithRandIntBig(r, new(big.Int), arithPow10(30)).String(); got != arithPyRandInt30 {
-		t.Errorf("randint(0, 10**30) = %s, want %s", got, arithPyRandInt30)
-	}
-}
-
-const (
-	arithPyRandBits100 = "454911232961676339139289971781"
-	arithPyRandInt30   = "706899414540038233555879984681"
-)

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"math/big"
 	"strings"
+
+	"github.com/llenvs/llenvs-go/pycompat"
 )
 
 type basicArithmeticConfig struct {
@@ -68,7 +70,7 @@ func init() {
 
 var basicArithmeticTemplates = []string{"What is %s?", "Solve %s.", "Compute %s.", "Evaluate: %s."}
 
-func (t *basicArithmetic) Generate(r *Random, idx int64) (Entry, error) {
+func (t *basicArithmetic) Generate(r *pycompat.Random, idx int64) (Entry, error) {
 	c := t.c
 	numTerms := r.RandIntn(c.MinTerms, c.MaxTerms)
 	numDigits := r.RandIntn(c.MinDigits, c.MaxDigits)
@@ -113,7 +115,7 @@ var errBasicArithmeticEmptyChoice = errors.New("IndexError: Cannot choose from a
 
 // complexTask builds a random expression tree with parentheses, divisions
 // made exact by construction, and evaluates it with Python's semantics.
-func (t *basicArithmetic) complexTask(r *Random, numTerms, numDigits int) (string, *big.Int, error) {
+func (t *basicArithmetic) complexTask(r *pycompat.Random, numTerms, numDigits int) (string, *big.Int, error) {
 	c := t.c
 	hi := arithPow10(numDigits)
 	hi.Sub(hi, arithBigOne) // 10**num_digits - 1
@@ -125,7 +127,7 @@ func (t *basicArithmetic) complexTask(r *Random, numTerms, numDigits int) (strin
 			divs := arithDivisors(new(big.Int).Abs(dividend))
 			return divs[r.ChoiceIndex(len(divs))].String()
 		}
-		return arithRandIntBig(r, arithBigOne, hi).String()
+		return r.RandIntBig(arithBigOne, hi).String()
 	}
 
 	var addTerms func(remaining int) ([]string, error)
@@ -148,7 +150,7 @@ func (t *basicArithmetic) complexTask(r *Random, numTerms, numDigits int) (strin
 			left = append(left, ")")
 		} else {
 			for i := 0; i < numLeft; i++ {
-				left = append(left, arithRandIntBig(r, lo, hi).String())
+				left = append(left, r.RandIntBig(lo, hi).String())
 				if i+1 < numLeft {
 					if len(t.noDiv) == 0 {
 						return nil, errBasicArithmeticEmptyChoice
@@ -238,12 +240,12 @@ func (t *basicArithmetic) complexTask(r *Random, numTerms, numDigits int) (strin
 // simpleTask builds a flat expression evaluated left to right; a division
 // that cannot be exact is silently computed as a multiplication by a fresh
 // constant while the text keeps the original "/ c" (as upstream does).
-func (t *basicArithmetic) simpleTask(r *Random, numTerms, numDigits int) (string, *big.Int, error) {
+func (t *basicArithmetic) simpleTask(r *pycompat.Random, numTerms, numDigits int) (string, *big.Int, error) {
 	c := t.c
 	d := arithPow10(numDigits)
 	consts := make([]*big.Int, numTerms)
 	for i := range consts {
-		consts[i] = arithRandIntBig(r, new(big.Int), d)
+		consts[i] = r.RandIntBig(new(big.Int), d)
 	}
 	ops := make([]string, numTerms-1)
 	for i := range ops {
@@ -272,7 +274,7 @@ func (t *basicArithmetic) simpleTask(r *Random, numTerms, numDigits int) (string
 			if len(divs) > 0 {
 				arithFloorDiv(result, result, big.NewInt(divs[r.ChoiceIndex(len(divs))]))
 			} else {
-				result.Mul(result, arithRandIntBig(r, arithBigOne, dm1))
+				result.Mul(result, r.RandIntBig(arithBigOne, dm1))
 			}
 		}
 	}

@@ -1,6 +1,10 @@
 package reasoninggym
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/llenvs/llenvs-go/pycompat"
+)
 
 func TestBasicArithmeticConfig(t *testing.T) {
 	arithCheckConfigs(t, "basic_arithmetic",
@@ -52,7 +56,7 @@ func TestBasicArithmeticErrorsLikePython(t *testing.T) {
 	// reasoning-gym raises ZeroDivisionError for this item: with random
 	// whitespace a "/0" without a space escapes the "/ 0" -> "/ 1" patch.
 	task := arithNewTask(t, "basic_arithmetic", `{"whitespace": "random", "max_terms": 7}`)
-	var r Random
+	var r pycompat.Random
 	r.SeedSum(42, 19350)
 	if _, err := task.Generate(&r, 19350); err == nil {
 		t.Error("seed 42 idx 19350: want ZeroDivisionError")

@@ -3,6 +3,8 @@ package reasoninggym
 import (
 	"math/big"
 	"strings"
+
+	"github.com/llenvs/llenvs-go/pycompat"
 )
 
 type chainSumConfig struct {
@@ -37,7 +39,7 @@ func init() {
 	})
 }
 
-func (t *chainSum) Generate(r *Random, idx int64) (Entry, error) {
+func (t *chainSum) Generate(r *pycompat.Random, idx int64) (Entry, error) {
 	c := t.c
 	numTerms := r.RandIntn(c.MinTerms, c.MaxTerms)
 	numDigits := r.RandIntn(c.MinDigits, c.MaxDigits)
@@ -53,7 +55,7 @@ func (t *chainSum) Generate(r *Random, idx int64) (Entry, error) {
 	}
 	consts := make([]*big.Int, numTerms)
 	for i := range consts {
-		consts[i] = arithRandIntBig(r, lo, hi)
+		consts[i] = r.RandIntBig(lo, hi)
 	}
 	var b strings.Builder
 	result := new(big.Int).Set(consts[0])

@@ -2,6 +2,8 @@ package reasoninggym
 
 import (
 	"fmt"
+
+	"github.com/llenvs/llenvs-go/pycompat"
 )
 
 // composite mixes native tasks by weight exactly as reasoning-gym's
@@ -63,8 +65,8 @@ func newComposite(o Options) (Task, error) {
 			return nil, ConfigError("composite", "duplicate dataset name %q", spec.Name)
 		}
 		params := map[string]any{}
-		seed, overflow := addInt64(o.Seed, int64(i)+1)
-		if overflow {
+		seed := o.Seed + int64(i) + 1
+		if seed < o.Seed {
 			return nil, ConfigError("composite", "seed %d + %d overflows a signed 64-bit integer; use a smaller seed", o.Seed, i+1)
 		}
 		for k, v := range spec.Config {
@@ -110,9 +112,9 @@ func asInt64(v any) (int64, error) {
 
 // Generate picks the sub-dataset with the composite's own per-item draw and
 // generates that sub-dataset's item idx with its own generator.
-func (t *composite) Generate(r *Random, idx int64) (Entry, error) {
+func (t *composite) Generate(r *pycompat.Random, idx int64) (Entry, error) {
 	k := r.WeightedIndex(t.weights)
-	var sr Random
+	var sr pycompat.Random
 	sr.SeedSum(t.seeds[k], idx)
 	return t.subs[k].Generate(&sr, idx)
 }

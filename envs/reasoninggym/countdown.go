@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/llenvs/llenvs-go/pycompat"
 )
 
 // countdownMaxNumbers bounds max_numbers: reasoning-gym has no bound, but
@@ -97,7 +99,7 @@ const countdownFormat = "%s\n\nFinal answer format instructions:\n" +
 	"4. Use '/' for division.\n" +
 	"5. Do not include any other text or formatting.\n"
 
-func (t *countdown) Generate(r *Random, idx int64) (Entry, error) {
+func (t *countdown) Generate(r *pycompat.Random, idx int64) (Entry, error) {
 	c := t.c
 	n := r.RandIntn(c.MinNumbers, c.MaxNumbers)
 	var (
@@ -152,7 +154,7 @@ func (t *countdown) Generate(r *Random, idx int64) (Entry, error) {
 // candidate draws one candidate expression exactly as reasoning-gym's
 // _generate_candidate_expression does and reports whether its value is
 // within the target range.
-func (t *countdown) candidate(r *Random, n int) ([]int64, *cdExpr, int64, bool) {
+func (t *countdown) candidate(r *pycompat.Random, n int) ([]int64, *cdExpr, int64, bool) {
 	nums := make([]int64, n)
 	for i := range nums {
 		nums[i] = r.RandInt(t.c.MinValue, t.c.MaxValue)

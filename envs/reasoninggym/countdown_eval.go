@@ -7,10 +7,9 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
-	"github.com/llenvs/llenvs-go/core"
+	"github.com/llenvs/llenvs-go/pycompat"
 )
 
 // This file is countdown's score_answer. reasoning-gym evaluates the answer
@@ -88,7 +87,7 @@ var errCdPython = errors.New("python exception")
 
 // Score is reasoning-gym's countdown score_answer.
 func (t *countdown) Score(answer string, ok bool, e *Entry) float64 {
-	if !ok || core.PyStrip(answer) == "" {
+	if !ok || pycompat.Strip(answer) == "" {
 		return 0.01
 	}
 	val, err := cdEval(answer)
@@ -174,7 +173,7 @@ func cdExtractInts(s string) ([]string, bool) {
 			}
 			var b strings.Builder
 			for _, r := range run {
-				b.WriteByte(byte('0' + cdDigitValue(r)))
+				b.WriteByte(byte('0' + pycompat.DecimalValue(r)))
 			}
 			d := strings.TrimLeft(b.String(), "0")
 			if d == "" {
@@ -195,11 +194,11 @@ func cdExtractInts(s string) ([]string, bool) {
 				continue
 			}
 		}
-		if textIsWordChar(r) {
+		if pycompat.IsWordChar(r) {
 			if start < 0 {
 				start = i
 			}
-			if !unicode.Is(unicode.Nd, r) {
+			if !pycompat.IsDecimal(r) {
 				digits = false
 			}
 		} else if !flush(i) {
@@ -212,29 +211,10 @@ func cdExtractInts(s string) ([]string, bool) {
 	return out, true
 }
 
-// cdDigitValue is the value of a decimal digit (Unicode category Nd, whose
-// digits come in runs of ten starting at zero).
-func cdDigitValue(r rune) int {
-	if r >= '0' && r <= '9' {
-		return int(r - '0')
-	}
-	for _, rg := range unicode.Nd.R16 {
-		if r >= rune(rg.Lo) && r <= rune(rg.Hi) {
-			return int(r-rune(rg.Lo)) % 10
-		}
-	}
-	for _, rg := range unicode.Nd.R32 {
-		if r >= rune(rg.Lo) && r <= rune(rg.Hi) {
-			return int(r-rune(rg.Lo)) % 10
-		}
-	}
-	return 0
-}
-
 // cdEval is float(parse_expr(answer)); an error stands for any Python
 // exception, including float() refusing the result.
 func cdEval(answer string) (float64, error) {
-	s := core.PyStrip(answer)
+	s := pycompat.Strip(answer)
 	toks, err := cdLex(s)
 	if err != nil {
 		return 0, err

@@ -3,6 +3,8 @@ package reasoninggym
 import (
 	"strings"
 	"testing"
+
+	"github.com/llenvs/llenvs-go/pycompat"
 )
 
 func TestCountdownConfig(t *testing.T) {
@@ -208,7 +210,7 @@ func TestCountdownNoPanic(t *testing.T) {
 		{"min_numbers": 2, "max_numbers": 15, "min_value": 1, "max_value": 300, "min_target": 1, "max_target": 10000, "operators": "+-*/"}} {
 		tk := mustTask(t, "countdown", p)
 		for i := int64(0); i < 3000; i++ {
-			var r Random
+			var r pycompat.Random
 			r.SeedSum(99, i)
 			e, err := tk.Generate(&r, i)
 			if err != nil {

@@ -7,6 +7,8 @@ import (
 	"sync"
 
 	"github.com/llenvs/llenvs-go/core"
+	"github.com/llenvs/llenvs-go/extract"
+	"github.com/llenvs/llenvs-go/pycompat"
 )
 
 // AdapterName is the adapter this package registers.
@@ -14,7 +16,7 @@ const AdapterName = "reasoning_gym"
 
 // randomPool recycles generators: a Random is 2.5 KB of state, and one per
 // generated item would dominate the garbage of bulk generation.
-var randomPool = sync.Pool{New: func() any { return new(Random) }}
+var randomPool = sync.Pool{New: func() any { return new(pycompat.Random) }}
 
 // defaultSize is reasoning-gym's default dataset size.
 const defaultSize = 500
@@ -39,7 +41,7 @@ type Env struct {
 	task      Task
 	seed      int64
 	size      int
-	extractor core.Extractor
+	extractor extract.Extractor
 	signals   []core.SignalSpec
 	cacheMu   sync.RWMutex
 	cache     map[int]*Entry
@@ -90,9 +92,6 @@ func (e *Env) Spec() core.Spec {
 // Len is the dataset size.
 func (e *Env) Len() int { return e.size }
 
-// Seed is the dataset seed (drawn at construction when none was given).
-func (e *Env) Seed() int64 { return e.seed }
-
 // Check reports whether i is a task index of this environment.
 func (e *Env) Check(i int) error { return core.CheckIndex(i, e.size) }
 
@@ -110,7 +109,7 @@ func (e *Env) Entry(i int) (*Entry, error) {
 	if ok {
 		return ent, nil
 	}
-	r := randomPool.Get().(*Random)
+	r := randomPool.Get().(*pycompat.Random)
 	r.SeedSum(e.seed, int64(i))
 	gen, err := e.task.Generate(r, int64(i))
 	randomPool.Put(r)
@@ -127,19 +126,20 @@ func (e *Env) Entry(i int) (*Entry, error) {
 	return ent, nil
 }
 
-// Reset shows task i.
-func (e *Env) Reset(i int) (core.Task, error) {
-	ent, err := e.Entry(i)
+// Reset starts the one-step episode of task r.TaskIndex; the seed is
+// ignored, since items are fixed by index once the dataset seed is.
+func (e *Env) Reset(r core.ResetRequest) (core.Start, error) {
+	ent, err := e.Entry(r.TaskIndex)
 	if err != nil {
-		return core.Task{}, err
+		return core.Start{}, err
 	}
 	gt := ent.Answer
-	return core.Task{Index: i, Prompt: ent.Question, GroundTruth: &gt, Metadata: e.itemMetadata(i, ent)}, nil
-}
-
-func (e *Env) itemMetadata(i int, ent *Entry) map[string]any {
-	return map[string]any{"task_index": i, "dataset_name": e.name, "seed": e.seed, "size": e.size,
-		"backend": "native", "entry_metadata": ent.Metadata}
+	return core.Start{
+		Episode:     &core.SingleTurnEpisode{Env: e, TaskIndex: r.TaskIndex},
+		Observation: core.Observation{Prompt: ent.Question, Task: &core.Content{Text: ent.Question}},
+		Hidden:      core.Hidden{TaskIndex: r.TaskIndex, ExpectedAnswer: &gt, Entry: ent},
+		Info:        map[string]any{"task_index": r.TaskIndex, "dataset_name": e.name, "question": ent.Question},
+	}, nil
 }
 
 // ScoreText scores one response to task i.
@@ -170,19 +170,16 @@ func (e *Env) ScoreText(i int, text string, out *core.Scored) {
 	out.Total = total
 }
 
-// Step scores action against task i, with the info llenvs' step returns.
-func (e *Env) Step(i int, a core.Action) (core.StepResult, error) {
+// StepTask scores action a against task i (through ScoreText, as a batch
+// does) and reports what llenvs' step reports.
+func (e *Env) StepTask(i int, a core.Action) (core.StepResult, error) {
 	ent, err := e.Entry(i)
 	if err != nil {
 		return core.StepResult{}, err
 	}
-	text := ""
-	if a.Text != nil {
-		text = *a.Text
-	}
 	out := core.Scored{Values: make([]float64, len(e.signals))}
 	if a.Text != nil {
-		e.ScoreText(i, text, &out)
+		e.ScoreText(i, *a.Text, &out)
 		if out.Err != nil {
 			return core.StepResult{}, out.Err
 		}
@@ -208,9 +205,11 @@ func (e *Env) Step(i int, a core.Action) (core.StepResult, error) {
 		case "format":
 			meta = map[string]any{"extraction": extMeta}
 		}
-		signals[j] = core.Signal{Name: s.Name, Type: s.Type, Reward: out.Values[j], Weight: s.Weight, Metadata: meta}
+		signals[j] = core.Signal{Name: s.Name, Type: s.Type, Reward: core.Float(out.Values[j]), Weight: s.Weight,
+			Metadata: meta}
 	}
-	return core.StepResult{Signals: signals, Total: out.Total, Terminated: true, Extracted: extractedPtr,
+	return core.StepResult{Signals: signals, Terminated: true, ExtractedAction: extractedPtr,
+		ResolvedAction: extractedPtr,
 		Info: map[string]any{"extracted_answer": extracted, "expected_answer": ent.Answer,
 			"extraction_metadata": extMeta, "backend": "native"}}, nil
 }
@@ -225,7 +224,7 @@ func (e *Env) Expected(i int) (string, error) {
 }
 
 // Extractor is the environment's answer extractor.
-func (e *Env) Extractor() core.Extractor { return e.extractor }
+func (e *Env) Extractor() extract.Extractor { return e.extractor }
 
 // EntryAny returns item i as reasoning-gym's entry dict would encode.
 func (e *Env) EntryAny(i int) (any, error) {

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/llenvs/llenvs-go/core"
+	"github.com/llenvs/llenvs-go/pycompat"
 )
 
 type fractionSimplificationConfig struct {
@@ -91,7 +91,7 @@ func fracSimpItoa(v any) string {
 	return ""
 }
 
-func (t *fractionSimplification) Generate(r *Random, idx int64) (Entry, error) {
+func (t *fractionSimplification) Generate(r *pycompat.Random, idx int64) (Entry, error) {
 	c := t.c
 	sn, sd, factor := 0, 0, 0
 	found := false
@@ -167,9 +167,6 @@ func fracSimpEq(a *big.Int, v any) bool {
 	return b != nil && a.Cmp(b) == 0
 }
 
-// fracSimpIsDecimal is Python's str.isdecimal() for one code point (re's \d).
-func fracSimpIsDecimal(r rune) bool { return nsDecimalValue(r) >= 0 }
-
 // fracSimpMatchLatex is re.match of \\(?:frac|dfrac)\s*{\s*(\d+)\s*}\s*{\s*(\d+)\s*}
 // with IGNORECASE, returning the two digit groups.
 func fracSimpMatchLatex(s string) (string, string, bool) {
@@ -199,7 +196,7 @@ func fracSimpMatchLatex(s string) (string, string, bool) {
 		return "", "", false
 	}
 	spaces := func() {
-		for i < len(rs) && core.PyIsSpace(rs[i]) {
+		for i < len(rs) && pycompat.IsSpace(rs[i]) {
 			i++
 		}
 	}
@@ -211,7 +208,7 @@ func fracSimpMatchLatex(s string) (string, string, bool) {
 		i++
 		spaces()
 		st := i
-		for i < len(rs) && fracSimpIsDecimal(rs[i]) {
+		for i < len(rs) && pycompat.IsDecimal(rs[i]) {
 			i++
 		}
 		if i == st {
@@ -239,18 +236,18 @@ func fracSimpMatchLatex(s string) (string, string, bool) {
 // fracSimpExtract is the scorer's fraction parser; ok is false where Python ends
 // up with None (no fraction found, or int() failing).
 func fracSimpExtract(answer string) (*big.Int, *big.Int, bool) {
-	cleaned := core.PyStrip(strings.Trim(core.PyStrip(answer), "$"))
+	cleaned := pycompat.Strip(strings.Trim(pycompat.Strip(answer), "$"))
 	if a, b, ok := fracSimpMatchLatex(cleaned); ok {
-		n, ok1 := nsPyInt(a)
-		d, ok2 := nsPyInt(b)
+		n, ok1 := pycompat.ParseInt(a)
+		d, ok2 := pycompat.ParseInt(b)
 		return n, d, ok1 && ok2
 	}
 	if k := strings.IndexByte(cleaned, '/'); k >= 0 {
-		n, ok1 := nsPyInt(core.PyStrip(cleaned[:k]))
+		n, ok1 := pycompat.ParseInt(pycompat.Strip(cleaned[:k]))
 		if !ok1 {
 			return nil, nil, false
 		}
-		d, ok2 := nsPyInt(core.PyStrip(cleaned[k+1:]))
+		d, ok2 := pycompat.ParseInt(pycompat.Strip(cleaned[k+1:]))
 		return n, d, ok2
 	}
 	return nil, nil, false
@@ -270,7 +267,7 @@ func (t *fractionSimplification) Score(answer string, ok bool, e *Entry) float64
 		return 1
 	case fracSimpEq(n, m["numerator"]) || fracSimpEq(d, m["denominator"]):
 		return 0.1
-	case core.PyStrip(answer) != "":
+	case pycompat.Strip(answer) != "":
 		return 0.05
 	}
 	return 0.01

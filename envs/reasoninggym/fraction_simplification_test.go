@@ -3,6 +3,8 @@ package reasoninggym
 import (
 	"strings"
 	"testing"
+
+	"github.com/llenvs/llenvs-go/pycompat"
 )
 
 func TestFractionSimplificationConfig(t *testing.T) {
@@ -24,7 +26,7 @@ func TestFractionSimplificationConfig(t *testing.T) {
 		})
 	// An empty styles list passes validate() but makes generation fail, as in Python.
 	task := mustTask(t, "fraction_simplification", map[string]any{"styles": []any{}})
-	var r Random
+	var r pycompat.Random
 	r.SeedSum(42, 0)
 	if _, err := task.Generate(&r, 0); err == nil {
 		t.Error("empty styles: Generate succeeded, want an error")

@@ -3,6 +3,8 @@ package reasoninggym
 import (
 	"strconv"
 	"strings"
+
+	"github.com/llenvs/llenvs-go/pycompat"
 )
 
 type gcdConfig struct {
@@ -56,7 +58,7 @@ func arithJoinInts(nums []int64) string {
 	return b.String()
 }
 
-func (t *gcdTask) Generate(r *Random, idx int64) (Entry, error) {
+func (t *gcdTask) Generate(r *pycompat.Random, idx int64) (Entry, error) {
 	c := t.c
 	var numbers []int64
 	var result int64

@@ -2,6 +2,8 @@ package reasoninggym
 
 import (
 	"math/big"
+
+	"github.com/llenvs/llenvs-go/pycompat"
 )
 
 type lcmConfig struct {
@@ -26,7 +28,7 @@ func init() {
 	})
 }
 
-func (t *lcmTask) Generate(r *Random, idx int64) (Entry, error) {
+func (t *lcmTask) Generate(r *pycompat.Random, idx int64) (Entry, error) {
 	c := t.c
 	var numbers []int64
 	result := new(big.Int)

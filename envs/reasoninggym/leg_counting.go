@@ -3,6 +3,8 @@ package reasoninggym
 import (
 	"strconv"
 	"strings"
+
+	"github.com/llenvs/llenvs-go/pycompat"
 )
 
 // legCountingAnimals is reasoning-gym's table of animals and leg counts, in
@@ -61,7 +63,7 @@ func init() {
 
 const legCountingPrefix = "Your task is to count how many legs there are in total when given a list of animals.\n\nNow, how many legs are there in total if you have "
 
-func (t *legCounting) Generate(r *Random, idx int64) (Entry, error) {
+func (t *legCounting) Generate(r *pycompat.Random, idx int64) (Entry, error) {
 	c := t.c
 	k := r.RandIntn(c.MinAnimals, c.MaxAnimals)
 	picks := r.SampleIndices(len(legCountingAnimals), k)

@@ -4,6 +4,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/llenvs/llenvs-go/pycompat"
 )
 
 const letterCountingDataFile = "in_the_year_2889.txt"
@@ -41,7 +43,7 @@ func init() {
 			}
 			words := make([]string, 0, len(runs))
 			for _, w := range runs {
-				if textIsAlnum(w) {
+				if pycompat.IsAlnum(w) {
 					words = append(words, w)
 				}
 			}
@@ -54,7 +56,7 @@ func init() {
 	})
 }
 
-func (t *letterCounting) Generate(r *Random, idx int64) (Entry, error) {
+func (t *letterCounting) Generate(r *pycompat.Random, idx int64) (Entry, error) {
 	n := r.RandIntn(t.c.MinWords, t.c.MaxWords)
 	n = min(n, len(t.words))
 	start := r.RandIntn(0, len(t.words)-n)
@@ -62,7 +64,7 @@ func (t *letterCounting) Generate(r *Random, idx int64) (Entry, error) {
 	joined := strings.Join(span, " ")
 
 	seen := map[rune]bool{}
-	for _, ch := range textPyLower(strings.Join(span, "")) {
+	for _, ch := range pycompat.Lower(strings.Join(span, "")) {
 		seen[ch] = true
 	}
 	if len(seen) == 0 {
@@ -77,7 +79,7 @@ func (t *letterCounting) Generate(r *Random, idx int64) (Entry, error) {
 
 	count := 0
 	for _, w := range span {
-		for _, ch := range textPyLower(w) {
+		for _, ch := range pycompat.Lower(w) {
 			if ch == target {
 				count++
 			}

@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/llenvs/llenvs-go/core"
+	"github.com/llenvs/llenvs-go/pycompat"
 )
 
 type miniSudokuConfig struct {
@@ -137,7 +137,7 @@ func (b *puzzleBoard4) rows() [][]int {
 	return out
 }
 
-func (t *miniSudoku) Generate(r *Random, idx int64) (Entry, error) {
+func (t *miniSudoku) Generate(r *pycompat.Random, idx int64) (Entry, error) {
 	var solved puzzleBoard4
 	ok := false
 	for attempt := 0; attempt < 100 && !ok; attempt++ {
@@ -250,7 +250,7 @@ func miniSudokuSolution(e *Entry) [][]int {
 func puzzleRstripLines(s string) string {
 	lines := strings.Split(s, "\n")
 	for i, l := range lines {
-		lines[i] = strings.TrimRightFunc(l, core.PyIsSpace)
+		lines[i] = strings.TrimRightFunc(l, pycompat.IsSpace)
 	}
 	return strings.Join(lines, "\n")
 }
@@ -293,7 +293,7 @@ func (t *miniSudoku) Score(answer string, ok bool, e *Entry) float64 {
 		reward = float64(matching) / float64(size*size)
 		reward *= 0.9
 	}
-	if la, lo := core.PyLen(answer), core.PyLen(oracle); la > lo {
+	if la, lo := pycompat.Len(answer), pycompat.Len(oracle); la > lo {
 		reward *= float64(lo) / float64(la)
 	}
 	return reward

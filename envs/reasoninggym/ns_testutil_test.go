@@ -3,6 +3,8 @@ package reasoninggym
 import (
 	"strings"
 	"testing"
+
+	"github.com/llenvs/llenvs-go/pycompat"
 )
 
 // nsScoreCase is one score_answer call: item idx of the seed-42 dataset,
@@ -50,7 +52,7 @@ func nsCheckGenerateNoPanic(t *testing.T, name string, params map[string]any, n 
 	t.Helper()
 	task := mustTask(t, name, params)
 	for idx := int64(0); idx < n; idx++ {
-		var r Random
+		var r pycompat.Random
 		r.SeedSum(1234, idx)
 		e, err := task.Generate(&r, idx)
 		if err != nil {

@@ -3,6 +3,8 @@ package reasoninggym
 import (
 	"math"
 	"strings"
+
+	"github.com/llenvs/llenvs-go/pycompat"
 )
 
 type numberSortingConfig struct {
@@ -47,7 +49,7 @@ Please follow the instruction below:
 ## 2. Convert all numbers in the square brackets as strings. For example, ['-69', '-13', '1', '7', '11', '43', '59', '61']
 `
 
-func (t *numberSorting) Generate(r *Random, idx int64) (Entry, error) {
+func (t *numberSorting) Generate(r *pycompat.Random, idx int64) (Entry, error) {
 	c := t.c
 	count := r.RandIntn(c.MinNumbers, c.MaxNumbers)
 	nums := make([]float64, count)
@@ -58,11 +60,11 @@ func (t *numberSorting) Generate(r *Random, idx int64) (Entry, error) {
 		if d > math.MaxInt32 {
 			return Entry{}, ConfigError("number_sorting", "decimals %d do not fit numpy's C int", d)
 		}
-		nums[i] = nsNpRound(x, d)
-		strs[i] = nsFloatRepr(nums[i])
+		nums[i] = pycompat.NumpyRound(x, d)
+		strs[i] = pycompat.FloatRepr(nums[i])
 	}
 	asc := r.ChoiceIndex(2) == 0
-	order := nsPySorted(nums, !asc)
+	order := pycompat.SortedIndices(nums, !asc)
 	sorted := make([]string, count)
 	for i, j := range order {
 		sorted[i] = strs[j]
@@ -124,7 +126,7 @@ func (t *numberSorting) Score(answer string, ok bool, e *Entry) float64 {
 	if !ok {
 		return 0
 	}
-	user, ok := nsFloatList(strings.ReplaceAll(answer, "'", `"`))
+	user, ok := pycompat.JSONFloatList(strings.ReplaceAll(answer, "'", `"`))
 	if !ok {
 		return 0
 	}
@@ -139,7 +141,7 @@ func (t *numberSorting) Score(answer string, ok bool, e *Entry) float64 {
 	}
 	expected := make([]float64, len(expStrs))
 	for i, s := range expStrs {
-		x, ok := nsPyFloat(s)
+		x, ok := pycompat.ParseFloat(s)
 		if !ok {
 			return 0
 		}
@@ -148,7 +150,7 @@ func (t *numberSorting) Score(answer string, ok bool, e *Entry) float64 {
 	direction, _ := e.Metadata["direction"].(string)
 	// user == sorted(user): list equality compares identity first, so an
 	// element left in place equals itself even when it is NaN.
-	order := nsPySorted(user, direction != "ascending")
+	order := pycompat.SortedIndices(user, direction != "ascending")
 	for i, j := range order {
 		if j != i && user[j] != user[i] {
 			return 0

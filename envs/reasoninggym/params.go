@@ -1,9 +1,9 @@
 package reasoninggym
 
-import "github.com/llenvs/llenvs-go/core"
+import "github.com/llenvs/llenvs-go/strictcfg"
 
 // decodeParams strictly decodes a task's config fields into dst, whose
 // fields already hold reasoning-gym's defaults.
 func decodeParams(task string, params map[string]any, dst any) error {
-	return core.DecodeStrict(task+" config", params, dst)
+	return strictcfg.Decode(task+" config", params, dst)
 }

@@ -3,7 +3,7 @@ package reasoninggym
 import (
 	"strings"
 
-	"github.com/llenvs/llenvs-go/core"
+	"github.com/llenvs/llenvs-go/pycompat"
 )
 
 type shortestPathConfig struct {
@@ -66,7 +66,7 @@ var puzzleDirs = []struct {
 	name   string
 }{{0, 1, "right"}, {1, 0, "down"}, {0, -1, "left"}, {-1, 0, "up"}}
 
-func (t *shortestPath) Generate(r *Random, idx int64) (Entry, error) {
+func (t *shortestPath) Generate(r *pycompat.Random, idx int64) (Entry, error) {
 	c := t.c
 	rows := r.RandIntn(c.MinRows, c.MaxRows)
 	cols := r.RandIntn(c.MinCols, c.MaxCols)
@@ -220,16 +220,16 @@ func (t *shortestPath) Score(answer string, ok bool, e *Entry) float64 {
 	if !ok || answer == "" {
 		return 0
 	}
-	oracle := core.PyStrip(e.Answer)
-	answer = core.PyStrip(answer)
+	oracle := pycompat.Strip(e.Answer)
+	answer = pycompat.Strip(answer)
 	if answer == oracle {
 		return 1
 	}
-	path := strings.FieldsFunc(answer, core.PyIsSpace)
+	path := strings.FieldsFunc(answer, pycompat.IsSpace)
 	if !shortestPathValid(shortestPathMatrix(e), path) {
 		return 0
 	}
-	if len(path) == len(strings.FieldsFunc(oracle, core.PyIsSpace)) {
+	if len(path) == len(strings.FieldsFunc(oracle, pycompat.IsSpace)) {
 		return 1
 	}
 	return 0.5

@@ -1,6 +1,10 @@
 package reasoninggym
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/llenvs/llenvs-go/pycompat"
+)
 
 func TestShortestPathConfig(t *testing.T) {
 	nsCheckConfigErrors(t, "shortest_path",
@@ -22,7 +26,7 @@ func TestShortestPathConfig(t *testing.T) {
 	// A 1x1 grid makes Python loop forever looking for an end cell; the
 	// port reports an error instead.
 	task := mustTask(t, "shortest_path", map[string]any{"min_rows": 1, "max_rows": 1, "min_cols": 1, "max_cols": 1})
-	var r Random
+	var r pycompat.Random
 	r.SeedSum(42, 0)
 	if _, err := task.Generate(&r, 0); err == nil {
 		t.Error("1x1 grid: Generate succeeded, want an error")

@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/big"
 	"strconv"
+
+	"github.com/llenvs/llenvs-go/pycompat"
 )
 
 type simpleEquationsConfig struct {
@@ -86,7 +88,7 @@ var simpleEquationsTemplates = [][2]string{
 
 const simpleEquationsLetters = "abcdefghijklmnopqrstuvwxyz"
 
-func (t *simpleEquations) Generate(r *Random, idx int64) (Entry, error) {
+func (t *simpleEquations) Generate(r *pycompat.Random, idx int64) (Entry, error) {
 	c := t.c
 	variable := string(simpleEquationsLetters[r.ChoiceIndex(len(simpleEquationsLetters))])
 	numTerms := r.RandIntn(c.MinTerms, c.MaxTerms)

@@ -3,6 +3,8 @@ package reasoninggym
 import (
 	"math/big"
 	"testing"
+
+	"github.com/llenvs/llenvs-go/pycompat"
 )
 
 func TestSimpleEquationsConfig(t *testing.T) {
@@ -77,7 +79,7 @@ func TestSimpleEquationsWeightsLengthMismatch(t *testing.T) {
 	one := arithNewTask(t, "simple_equations", `{"operators_weights": [1.0], "min_terms": 1, "max_terms": 1}`)
 	mustGenerate(t, one, 42, 0)
 	two := arithNewTask(t, "simple_equations", `{"operators_weights": [1.0], "min_terms": 2}`)
-	var r Random
+	var r pycompat.Random
 	r.SeedSum(42, 0)
 	if _, err := two.Generate(&r, 0); err == nil {
 		t.Error("want a ValueError for 1 weight and 3 operators")

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"unicode/utf8"
 
-	"github.com/llenvs/llenvs-go/core"
+	"github.com/llenvs/llenvs-go/pycompat"
 )
 
 type spellBackwardConfig struct {
@@ -47,9 +47,9 @@ func init() {
 				return nil, err
 			}
 			var out []spellBackwardLine
-			for _, line := range textSplitLines(s) {
-				w := core.PyStrip(line)
-				if textIsAlnum(w) {
+			for _, line := range pycompat.SplitLines(s) {
+				w := pycompat.Strip(line)
+				if pycompat.IsAlnum(w) {
 					out = append(out, spellBackwardLine{w, utf8.RuneCountInString(w)})
 				}
 			}
@@ -69,19 +69,19 @@ func init() {
 	})
 }
 
-func (t *spellBackward) Generate(r *Random, idx int64) (Entry, error) {
+func (t *spellBackward) Generate(r *pycompat.Random, idx int64) (Entry, error) {
 	if len(t.words) == 0 {
 		return Entry{}, fmt.Errorf("spell_backward: no word of %d..%d characters in %s", t.c.MinWordLen, t.c.MaxWordLen, t.c.DataFile)
 	}
 	word := t.words[r.ChoiceIndex(len(t.words))]
 	return Entry{
 		Question: "Spell this word backward (example: sun -> nus): " + word,
-		Answer:   textReverse(word),
+		Answer:   pycompat.Reverse(word),
 		Metadata: map[string]any{
 			"source_dataset": "spell_backward",
 			"source_index":   idx,
 			"word":           word,
-			"word_len":       core.PyLen(word),
+			"word_len":       pycompat.Len(word),
 			"difficulty": map[string]any{
 				"word_len": []int{t.c.MinWordLen, t.c.MaxWordLen},
 			},
@@ -93,8 +93,8 @@ func (t *spellBackward) Score(answer string, ok bool, e *Entry) float64 {
 	if !ok {
 		return 0
 	}
-	want := textPyLower(e.Answer)
-	got := textPyLower(answer)
+	want := pycompat.Lower(e.Answer)
+	got := pycompat.Lower(answer)
 	if want == got {
 		return 1
 	}

@@ -1,6 +1,10 @@
 package reasoninggym
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/llenvs/llenvs-go/pycompat"
+)
 
 func TestSpellBackwardConfig(t *testing.T) {
 	dir := textTestDataDir(t)
@@ -50,7 +54,7 @@ func TestSpellBackwardNoPanic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var r Random
+	var r pycompat.Random
 	r.SeedSum(1, 0)
 	if _, err := tk.Generate(&r, 0); err == nil {
 		t.Error("no error for an empty word list")

@@ -6,7 +6,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/llenvs/llenvs-go/core"
+	"github.com/llenvs/llenvs-go/pycompat"
+	"github.com/llenvs/llenvs-go/strictcfg"
 )
 
 // Entry is one generated item: reasoning-gym's {"question", "answer",
@@ -22,7 +23,7 @@ type Entry struct {
 type Task interface {
 	// Generate builds item idx; r is random.Random(seed + idx), already
 	// seeded, exactly as reasoning-gym seeds its per-item generator.
-	Generate(r *Random, idx int64) (Entry, error)
+	Generate(r *pycompat.Random, idx int64) (Entry, error)
 	// Score is the dataset's score_answer(answer, entry); ok is false when
 	// answer is Python's None.
 	Score(answer string, ok bool, e *Entry) float64
@@ -76,11 +77,7 @@ func NewTask(name string, o Options) (Task, error) {
 	f, ok := tasks[name]
 	tasksMu.RUnlock()
 	if !ok {
-		msg := fmt.Sprintf("reasoning-gym task %q has no native port", name)
-		if near := core.Nearest(name, Names()); near != "" {
-			msg += fmt.Sprintf("; did you mean %q?", near)
-		}
-		return nil, &core.NotFoundError{Msg: fmt.Sprintf("%s (native tasks: %v)", msg, Names())}
+		return nil, strictcfg.NotFound("reasoning-gym task", name, "has no native port", Names())
 	}
 	if o.Params == nil {
 		o.Params = map[string]any{}
@@ -105,7 +102,7 @@ func DefaultScore(answer string, ok bool, oracle string) float64 {
 		return 1
 	}
 	if strings.Contains(answer, oracle) {
-		return float64(core.PyLen(oracle)) / float64(core.PyLen(answer))
+		return float64(pycompat.Len(oracle)) / float64(pycompat.Len(answer))
 	}
 	return 0
 }

@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/llenvs/llenvs-go/core"
+	"github.com/llenvs/llenvs-go/pycompat"
 )
 
 const wordSortingDataFile = "in_the_year_2889.txt"
@@ -58,7 +58,7 @@ func init() {
 		seen := map[string]bool{}
 		var words []string
 		for _, w := range runs {
-			if n := core.PyLen(w); n >= c.MinWordLength && n <= c.MaxWordLength && !seen[w] {
+			if n := pycompat.Len(w); n >= c.MinWordLength && n <= c.MaxWordLength && !seen[w] {
 				seen[w] = true
 				words = append(words, w)
 			}
@@ -72,19 +72,19 @@ const wordSortingTemplate = "Your task is to sort words in ascending or descendi
 	"Your output should be a comma-separated list of words, e.g. word_1, word_2, word_3\n\n" +
 	"Now, sort these words in %s order (using ASCII/Unicode ordering) and return them as a comma-separated list: %s\n"
 
-func (t *wordSorting) transform(w string, r *Random) string {
+func (t *wordSorting) transform(w string, r *pycompat.Random) string {
 	switch t.c.Transformation {
 	case "lowercase":
-		return textPyLower(w)
+		return pycompat.Lower(w)
 	case "uppercase":
-		return textPyUpper(w)
+		return pycompat.Upper(w)
 	case "randomcase":
 		var b strings.Builder
 		for _, ch := range w {
 			if r.ChoiceIndex(2) == 0 {
-				b.WriteString(textPyUpper(string(ch)))
+				b.WriteString(pycompat.Upper(string(ch)))
 			} else {
-				b.WriteString(textPyLower(string(ch)))
+				b.WriteString(pycompat.Lower(string(ch)))
 			}
 		}
 		return b.String()
@@ -92,7 +92,7 @@ func (t *wordSorting) transform(w string, r *Random) string {
 	return w
 }
 
-func (t *wordSorting) Generate(r *Random, idx int64) (Entry, error) {
+func (t *wordSorting) Generate(r *pycompat.Random, idx int64) (Entry, error) {
 	count := r.RandIntn(t.c.MinWords, t.c.MaxWords)
 	if count > len(t.words) {
 		return Entry{}, fmt.Errorf("word_sorting: sample larger than population (%d words of %d)", count, len(t.words))
@@ -103,7 +103,7 @@ func (t *wordSorting) Generate(r *Random, idx int64) (Entry, error) {
 	maxLen := 0
 	for i, p := range picks {
 		original[i] = t.words[p]
-		maxLen = max(maxLen, core.PyLen(original[i]))
+		maxLen = max(maxLen, pycompat.Len(original[i]))
 	}
 	for i, w := range original {
 		transformed[i] = t.transform(w, r)
@@ -167,7 +167,7 @@ func (t *wordSorting) Score(answer string, ok bool, e *Entry) float64 {
 	oracle := wordSortingMetaStrings(e.Metadata["sorted_words"])
 	parts := wordSortingSplit.Split(answer, -1)
 	for i, p := range parts {
-		parts[i] = core.PyStrip(p)
+		parts[i] = pycompat.Strip(p)
 	}
 	equal := len(parts) == len(oracle)
 	correct := 0

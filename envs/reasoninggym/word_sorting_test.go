@@ -1,6 +1,10 @@
 package reasoninggym
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/llenvs/llenvs-go/pycompat"
+)
 
 func TestWordSortingConfig(t *testing.T) {
 	dir := textTestDataDir(t)
@@ -55,7 +59,7 @@ func TestWordSortingNoPanic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var r Random
+	var r pycompat.Random
 	r.SeedSum(1, 0)
 	if _, err := tk.Generate(&r, 0); err == nil {
 		t.Error("no error for a sample larger than the word list")

@@ -19,11 +19,11 @@ from typing import Any
 
 from cffi import FFI
 
-ABI_VERSION = 1
+ABI_VERSION = 2
 
 # The declarations of capi/llenvs.h (tests check that the two agree).
 CDEF = """
-#define LLENVS_ABI_VERSION 1
+#define LLENVS_ABI_VERSION 2
 
 #define LLENVS_OK 0
 #define LLENVS_ERR_INVALID -1
@@ -33,6 +33,11 @@ CDEF = """
 #define LLENVS_ERR_FORKED -5
 #define LLENVS_ERR_NOT_FOUND -6
 #define LLENVS_ERR_ENCODING -7
+#define LLENVS_ERR_STALE -8
+
+#define LLENVS_KIND_ALL 0
+#define LLENVS_KIND_ENVIRONMENT 1
+#define LLENVS_KIND_EPISODE 2
 
 #define LLENVS_ITEM_FOUND 1
 #define LLENVS_ITEM_ERROR 2
@@ -40,12 +45,16 @@ CDEF = """
 int32_t llenvs_abi_version(void);
 void llenvs_free(void *p);
 int32_t llenvs_set_max_procs(int32_t n);
-int64_t llenvs_live_handles(void);
+int64_t llenvs_live_handles(int32_t kind);
 int32_t llenvs_call(const char *method, const char *req, size_t req_len, char **out, size_t *out_len);
 int32_t llenvs_env_new(const char *cfg, size_t cfg_len, uint64_t *handle, char **out, size_t *out_len);
 int32_t llenvs_env_call(uint64_t handle, const char *method, const char *req, size_t req_len, char **out, size_t *out_len);
 int32_t llenvs_env_close(uint64_t handle);
+int32_t llenvs_env_reset(uint64_t handle, const char *req, size_t req_len, uint64_t *episode, char **out, size_t *out_len);
+int32_t llenvs_episode_step(uint64_t episode, const char *action, size_t action_len, char **out, size_t *out_len);
+int32_t llenvs_episode_close(uint64_t episode);
 int32_t llenvs_items(uint64_t handle, const int64_t *indices, size_t n, char **out, size_t *out_len);
+int32_t llenvs_items_arrow(uint64_t handle, const int64_t *indices, size_t n, const char *layout, size_t layout_len, char **out, size_t *out_len);
 int32_t llenvs_score_texts(uint64_t handle, const int64_t *indices, const char *const *texts, const int64_t *lens, size_t n, double *totals, double *values, uint8_t *flags, int32_t rich, char **out, size_t *out_len);
 int32_t llenvs_set_python_api(void *gil_ensure, void *gil_release, void *as_utf8, void *err_clear, void *tuple_item);
 int32_t llenvs_score_pytuple(uint64_t handle, const int64_t *indices, void *texts, size_t n, double *totals, double *values, uint8_t *flags, int32_t rich, char **out, size_t *out_len);
@@ -59,6 +68,11 @@ ERR_PANIC = -4
 ERR_FORKED = -5
 ERR_NOT_FOUND = -6
 ERR_ENCODING = -7
+ERR_STALE = -8
+
+KIND_ALL = 0
+KIND_ENVIRONMENT = 1
+KIND_EPISODE = 2
 
 ITEM_FOUND = 1
 ITEM_ERROR = 2
@@ -188,6 +202,8 @@ def raise_for(rc: int, message: bytes | str) -> None:
         raise InternalError(message)
     if rc == ERR_FORKED:
         raise RuntimeError(message or FORK_MESSAGE)
+    if rc == ERR_STALE:
+        raise NotImplementedError(message)
     raise ValueError(message)
 
 
@@ -238,9 +254,43 @@ def env_close(handle: int, pid: int) -> None:
     _lib.llenvs_env_close(handle)
 
 
-def live_handles() -> int:
-    """Number of Go environments alive in this process (for leak tests)."""
-    return int(lib().llenvs_live_handles())
+def env_reset(handle: int, request: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    """Start an episode of an environment; returns the episode handle and ``{observation, hidden, info}``."""
+    L = lib()
+    req = json.dumps(request).encode()
+    ep = ffi.new("uint64_t *")
+    out = ffi.new("char **")
+    out_len = ffi.new("size_t *")
+    rc = L.llenvs_env_reset(handle, req, len(req), ep, out, out_len)
+    data = take_buffer(out, out_len)
+    if rc != OK:
+        raise_for(rc, data)
+    return int(ep[0]), json.loads(data)
+
+
+def episode_step(episode: int, action: dict[str, Any]) -> dict[str, Any]:
+    """Advance an episode; ``action`` is ``{text, tool_calls, step}``."""
+    L = lib()
+    req = json.dumps(action).encode("utf-8", "surrogatepass")
+    out = ffi.new("char **")
+    out_len = ffi.new("size_t *")
+    rc = L.llenvs_episode_step(episode, req, len(req), out, out_len)
+    data = take_buffer(out, out_len)
+    if rc != OK:
+        raise_for(rc, data)
+    return json.loads(data)
+
+
+def episode_close(episode: int, pid: int) -> None:
+    """Release an episode handle; a no-op in a process other than the one that made it."""
+    if _lib is None or _forked or os.getpid() != pid:
+        return
+    _lib.llenvs_episode_close(episode)
+
+
+def live_handles(kind: int = KIND_ALL) -> int:
+    """Number of live Go objects of a kind (``KIND_ENVIRONMENT``, ``KIND_EPISODE``; all by default)."""
+    return int(lib().llenvs_live_handles(kind))
 
 
 def set_threads(n: int) -> int:

@@ -46,10 +46,10 @@ def test_malformed_json_is_value_error(leg_env):
     out = _native.ffi.new("char **")
     out_len = _native.ffi.new("size_t *")
     bad = b'{"task_index": '
-    rc = L.llenvs_env_call(leg_env.handle, b"reset", bad, len(bad), out, out_len)
+    rc = L.llenvs_env_reset(leg_env.handle, bad, len(bad), _native.ffi.new("uint64_t *"), out, out_len)
     msg = _native.take_buffer(out, out_len).decode()
     assert rc == _native.ERR_INVALID
-    assert "malformed JSON" in msg
+    assert "malformed reset request" in msg
 
 
 def test_invalid_utf8_config_is_an_error_not_a_crash():
@@ -80,13 +80,16 @@ def test_live_handles_return_to_baseline():
 
     gc.collect()
     base = _native.live_handles()
+    base_envs = _native.live_handles(_native.KIND_ENVIRONMENT)
     envs = [environment_registry.get(name="leg_counting", seed=i, size=10) for i in range(5)]
     assert _native.live_handles() == base + 5
+    assert _native.live_handles(_native.KIND_ENVIRONMENT) == base_envs + 5
     envs[0].close()
     assert _native.live_handles() == base + 4
     del envs
     gc.collect()
     assert _native.live_handles() == base
+    assert _native.live_handles(_native.KIND_ENVIRONMENT) == base_envs
 
 
 def test_thread_count_setter():

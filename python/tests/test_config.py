@@ -45,7 +45,7 @@ def test_yaml_round_trip(tmp_path):
 
 
 def test_task_config_errors_name_the_field():
-    with pytest.raises(ValueError, match='unknown key "min_animal"; did you mean "min_animals"'):
+    with pytest.raises(ValueError, match="unknown key 'min_animal'; did you mean 'min_animals'"):
         Scorer.from_config(EnvironmentConfig(name="leg_counting", seed=1, params={"min_animal": 2}))
     with pytest.raises(ValueError, match="max_animals must be <= 37"):
         Scorer.from_config(EnvironmentConfig(name="leg_counting", seed=1, params={"max_animals": 40}))

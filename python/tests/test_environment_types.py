@@ -18,7 +18,6 @@ def test_reexports_are_the_same_objects():
     assert environment.Action is state.Action and environment.Observation is state.Observation
     assert environment.State is state.State and environment.StateMetadata is state.StateMetadata
     assert environment.Signal is reward.Signal
-    assert dataclasses.is_dataclass(environment.TaskHidden)
 
 
 def test_spec_defaults_and_frozen():

@@ -30,7 +30,7 @@ def test_typos_in_options_are_suggested():
         environment_registry.get(name="leg_counting", seed=1, answer_extracter="boxed")
     with pytest.raises(ValueError, match="llenvs option that llenvs-go does not support"):
         environment_registry.get(name="leg_counting", seed=1, judge={})
-    with pytest.raises(KeyError, match='did you mean "chain_sum"'):
+    with pytest.raises(KeyError, match="did you mean 'chain_sum'"):
         environment_registry.get(name="composite", seed=1, datasets=[{"name": "chain_sun", "weight": 1}])
     with pytest.raises(ValueError, match='"weight" is required'):
         environment_registry.get(name="composite", seed=1, datasets=[{"name": "chain_sum"}])

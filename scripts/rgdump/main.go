@@ -17,6 +17,7 @@ import (
 	"os"
 
 	"github.com/llenvs/llenvs-go/envs/reasoninggym"
+	"github.com/llenvs/llenvs-go/pycompat"
 )
 
 func main() {
@@ -44,7 +45,7 @@ func run(name string, seed, start, n int64, params, dataDir string, score bool) 
 		return err
 	}
 	gen := func(i int64) (reasoninggym.Entry, error) {
-		var r reasoninggym.Random
+		var r pycompat.Random
 		r.SeedSum(seed, i)
 		return t.Generate(&r, i)
 	}

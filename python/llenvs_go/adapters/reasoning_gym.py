@@ -52,7 +52,7 @@ def _as_mapping(spec: Any) -> Any:
 def _with_option_hint(message: str, params: dict[str, Any]) -> str:
     """Add "did you mean" for a task-config key that looks like a mistyped environment option."""
     for key in params:
-        if f'unknown key "{key}"' in message:
+        if f"unknown key {key!r}" in message:
             near = difflib.get_close_matches(key, _OPTIONS, n=1, cutoff=0.75)
             if near:
                 return f"{message}; {key!r} is not a field of the task; did you mean the option {near[0]!r}?"

@@ -24,7 +24,6 @@ __all__ = [
     "State",
     "StateMetadata",
     "StepResult",
-    "TaskHidden",
 ]
 
 HiddenT = TypeVar("HiddenT")
@@ -59,15 +58,6 @@ class EnvironmentSpec:
     supports_seed: bool = True
     pure_step: bool = False
     metadata: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class TaskHidden:
-    """What the model does not see; ``expected_answer`` is the ground truth."""
-
-    task_index: int
-    expected_answer: str | None
-    dataset_name: str
 
 
 @dataclass(frozen=True)

@@ -13,24 +13,147 @@ import uuid
 import weakref
 from array import array
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from llenvs_go import _native
 from llenvs_go._native import ffi
-from llenvs_go.core.environment import (
-    Action,
-    EnvironmentSpec,
-    Observation,
-    Signal,
-    State,
-    StateMetadata,
-    StepResult,
-    TaskHidden,
-)
+from llenvs_go.core.environment import EnvironmentSpec, StepResult
+from llenvs_go.core.reward import RewardType, Signal, SignalBundle
+from llenvs_go.core.state import Action, Observation, ObservationContent, State, StateMetadata
+from llenvs_go.core.tools import ToolDefinition, ToolParameter, ToolResult, ToolResultStatus
+
+
+@dataclass(frozen=True)
+class NativeHidden:
+    """The hidden part of a Go-backed environment's state.
+
+    ``expected_answer`` is the ground truth (None for environments without
+    one); ``entry`` is the environment's own record of the task; ``episode``
+    is the live Go episode (not compared, not pickled).
+    """
+
+    task_index: int
+    expected_answer: str | None
+    dataset_name: str
+    entry: Any = None
+    episode: Any = field(default=None, compare=False, repr=False)
+
+
+class Episode:
+    """A Go episode handle: released by :meth:`close`, when the episode ends, or when collected.
+
+    An episode belongs to the process that started it; a pickled copy is a
+    closed episode.
+    """
+
+    __slots__ = ("handle", "pid", "_finalizer", "__weakref__")
+
+    def __init__(self, handle: int, pid: int):
+        self.handle = handle
+        self.pid = pid
+        self._finalizer = weakref.finalize(self, _native.episode_close, handle, pid)
+
+    @property
+    def alive(self) -> bool:
+        """Whether the Go episode can still be stepped from this process."""
+        return self._finalizer.alive and self.pid == os.getpid()
+
+    def close(self) -> None:
+        """Release the Go episode now."""
+        self._finalizer()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_closed_episode, ())
+
+    def __repr__(self) -> str:
+        return f"Episode(handle={self.handle}, alive={self.alive})"
+
+
+def _closed_episode() -> None:
+    return None
+
+
+class NativeRewardFunction:
+    """One reward signal that the Go core computes, as an llenvs ``RewardFunction``.
+
+    ``compute`` steps the environment from ``state`` (single-turn steps are
+    pure) and returns this signal.
+    """
+
+    def __init__(self, environment: NativeEnvironment, name: str, reward_type: RewardType, weight: float):
+        self._environment = environment
+        self._name = name
+        self._reward_type = reward_type
+        self.weight = weight
+
+    @property
+    def name(self) -> str:
+        """The signal's name."""
+        return self._name
+
+    @property
+    def reward_type(self) -> RewardType:
+        """The signal's reward type."""
+        return self._reward_type
+
+    def compute(self, state: State, action: Action, next_state: State) -> Signal:
+        """This signal for ``action`` taken in ``state``."""
+        signal = self._environment._go_step(state, action).by_name(self._name)
+        assert signal is not None
+        return signal
+
+    def __repr__(self) -> str:
+        return f"NativeRewardFunction(name={self._name!r}, reward_type={self._reward_type}, weight={self.weight})"
+
+
+def reward_type(name: str) -> RewardType:
+    """The RewardType of a Go signal's type name ("outcome", "step", "format", "process")."""
+    return RewardType[name.upper()]
+
+
+def _signal(s: dict[str, Any]) -> Signal:
+    return Signal(name=s["name"], reward_type=reward_type(s["reward_type"]), reward=s["reward"],
+                  feedback=s.get("feedback"), metadata=s.get("metadata"), weight=s["weight"])
+
+
+def _tool_parameters(schema: dict[str, Any] | None) -> tuple[ToolParameter, ...]:
+    if not schema:
+        return ()
+    required = set(schema.get("required") or ())
+    return tuple(ToolParameter(name=k, type=v.get("type", "string"), description=v.get("description", ""),
+                               required=k in required)
+                 for k, v in (schema.get("properties") or {}).items())
+
+
+def observation_from(o: dict[str, Any]) -> Observation:
+    """An llenvs Observation from the Go core's JSON form."""
+    task = o.get("task")
+    st = o.get("state")
+    return Observation(
+        prompt=o["prompt"],
+        messages=tuple(o.get("messages") or ()),
+        tool_results=tuple(
+            ToolResult(call_id=r["call_id"], tool_name=r["tool_name"], status=ToolResultStatus[r["status"].upper()],
+                       output=r.get("output", ""), error=r.get("error"))
+            for r in o.get("tool_results") or ()),
+        available_tools=tuple(
+            ToolDefinition(name=t["name"], description=t.get("description", ""),
+                           parameters=_tool_parameters(t.get("parameters")), is_terminal=t.get("is_terminal", False),
+                           raw_schema=t.get("parameters"))
+            for t in o.get("available_tools") or ()),
+        task=None if task is None else ObservationContent(text=task.get("text", ""), data=task.get("data")),
+        state=None if st is None else ObservationContent(text=st.get("text", ""), data=st.get("data")),
+    )
+
+
+def _action_request(action: Action, step: int) -> dict[str, Any]:
+    return {"text": action.text, "step": step,
+            "tool_calls": [{"id": c.id, "name": c.name, "arguments": dict(c.arguments)} for c in action.tool_calls]}
 
 
 class NativeEnvironment:
-    """A single-turn environment served by the Go core.
+    """An environment served by the Go core, with llenvs' ``Environment`` lifecycle.
 
     Build it with ``environment_registry.get(...)`` or from an
     ``EnvironmentConfig``; this class is not meant to be constructed by hand.
@@ -38,6 +161,10 @@ class NativeEnvironment:
 
     def __init__(self, config: dict[str, Any], *, system_prompt: Any = "default", prompt_template: str | None = None):
         self._config = dict(config)
+        # Reward functions written in Python (objects in extra_rewards) run in
+        # Python after the Go signals; names and mappings are computed in Go.
+        self._python_rewards = tuple(r for r in self._config.get("extra_rewards") or ()
+                                     if not isinstance(r, (str, dict)))
         self.system_prompt = system_prompt
         self.prompt_template = prompt_template
         self._lock = threading.Lock()
@@ -61,8 +188,11 @@ class NativeEnvironment:
         return self._handle, self._desc  # type: ignore[return-value]
 
     def _native_config(self) -> dict[str, Any]:
-        """The configuration the Go side of this environment is built from."""
-        return self._config
+        """The configuration the Go side of this environment is built from (Python reward objects left out)."""
+        if not self._python_rewards:
+            return self._config
+        return {**self._config, "extra_rewards": [r for r in self._config["extra_rewards"]
+                                                  if isinstance(r, (str, dict))]}
 
     @property
     def handle(self) -> int:
@@ -132,10 +262,6 @@ class NativeEnvironment:
     #: Which implementation serves the tasks: "native" (Go) or "python".
     backend = "native"
 
-    def tasks(self, indices: list[int]) -> list[dict[str, Any]]:
-        """``{"task_index", "prompt", "ground_truth", "metadata"}`` of already checked indices."""
-        return _native.env_call(self.handle, "items", {"indices": indices})
-
     def task_texts(self, indices: Sequence[int]) -> tuple[list[str], list[str | None]]:
         """Prompts and ground truths of tasks, in one call (generated in parallel in Go).
 
@@ -164,44 +290,106 @@ class NativeEnvironment:
         return {"task_index": task_index, "dataset_name": c["name"], "seed": c.get("seed"),
                 "size": len(self), "backend": self.backend}
 
+    @property
+    def prompts(self) -> dict[str, str]:
+        """Named prompts of the environment ({} for single-turn environments)."""
+        return {}
+
+    @property
+    def available_tools(self) -> tuple[ToolDefinition, ...]:
+        """Tools every episode offers (none for reasoning tasks)."""
+        return ()
+
+    @property
+    def reward_functions(self) -> tuple[Any, ...]:
+        """The reward functions, in signal order: the Go-side signals, then Python ``RewardFunction`` objects."""
+        go = tuple(NativeRewardFunction(self, s["name"], reward_type(s["reward_type"]), s["weight"])
+                   for s in self.signal_specs)
+        return go + self._python_rewards
+
+    @property
+    def python_rewards(self) -> tuple[Any, ...]:
+        """The reward functions written in Python that this environment runs after its Go signals."""
+        return self._python_rewards
+
+    def _make_hidden(self, task_index: int, expected_answer: str | None, entry: Any, episode: Any) -> Any:
+        """The hidden part of a new state; adapters override it to return their own type."""
+        return NativeHidden(task_index=task_index, expected_answer=expected_answer, dataset_name=self._config["name"],
+                            entry=entry, episode=episode)
+
+    def _start(self, task_index: int, seed: int | None) -> tuple[Episode | None, dict[str, Any]]:
+        """Start a Go episode: its handle and ``{observation, hidden, info}``."""
+        request: dict[str, Any] = {"task_index": task_index}
+        if isinstance(seed, int) and not isinstance(seed, bool) and -(2**63) <= seed < 2**63:
+            request["seed"] = seed
+        handle, start = _native.env_reset(self.handle, request)
+        return Episode(handle, os.getpid()), start
+
+    def _advance(self, state: State, action: Action) -> dict[str, Any]:
+        """One step of the Go episode behind ``state``, as the library's JSON."""
+        episode = getattr(state.hidden, "episode", None)
+        if episode is None or not episode.alive:
+            if not self.spec.pure_step:
+                raise RuntimeError(f"{self.spec.name}: the episode of this state was closed, or the state comes from "
+                                   "another process; reset a new episode")
+            # A pure step may be taken from any state of the task, even one whose episode is gone.
+            episode, _ = self._start(state.hidden.task_index, None)
+        return _native.episode_step(episode.handle, _action_request(action, state.metadata.step))
+
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[State, dict[str, Any]]:
-        """Start the episode of ``options["task_index"]``; ``seed`` is ignored (items are fixed by index)."""
+        """Start an episode of ``options["task_index"]``; ``options["episode_id"]`` names it.
+
+        ``seed`` is ignored by single-turn tasks, which are fixed by index.
+        Raises ValueError without a task index and TaskIndexError (a
+        ValueError) for one out of range.
+        """
         options = options or {}
         if "task_index" not in options:
             raise ValueError("options must contain 'task_index'")
         i = self.check_index(options["task_index"])
-        task = self.tasks([i])[0]
-        name = self._config["name"]
-        info = {"task_index": i, "dataset_name": name, "question": task["prompt"]}
+        episode, start = self._start(i, seed)
+        hidden = start["hidden"]
         state = State(
-            observation=Observation(prompt=task["prompt"]),
-            hidden=TaskHidden(task_index=i, expected_answer=task["ground_truth"], dataset_name=name),
+            observation=observation_from(start["observation"]),
+            hidden=self._make_hidden(i, hidden["expected_answer"], hidden["entry"], episode),
             metadata=StateMetadata(step=0, episode_id=options.get("episode_id") or str(uuid.uuid4()),
                                    info={"task_index": i}),
         )
-        return state, info
+        return state, start["info"]
 
-    def _step(self, task_index: int, text: str | None) -> dict[str, Any]:
-        return _native.env_call(self.handle, "step", {"task_index": task_index, "text": text})
+    def _go_step(self, state: State, action: Action) -> SignalBundle:
+        return SignalBundle(tuple(_signal(s) for s in self._advance(state, action)["signals"]))
 
     def step(self, state: State, action: Action) -> StepResult:
-        """Score ``action`` against the task of ``state``; single-turn, so always terminal."""
-        i = state.hidden.task_index
-        r = self._step(i, action.text)
-        signals = tuple(
-            Signal(name=s["name"], reward_type=s["reward_type"], reward=s["reward"], weight=s["weight"],
-                   metadata=s.get("metadata"))
-            for s in r["signals"]
-        )
+        """Advance the episode of ``state`` with ``action``.
+
+        Single-turn tasks end after one step and their step is pure: taking
+        it again from the same state gives the same result.
+        """
+        r = self._advance(state, action)
+        obs = r["observation"]
         md = state.metadata
+        done = bool(r["terminated"] or r["truncated"])
         next_state = State(
-            observation=state.observation, hidden=state.hidden,
-            metadata=StateMetadata(step=md.step + 1, episode_id=md.episode_id, is_terminal=True,
+            observation=state.observation if obs is None else observation_from(obs),
+            hidden=state.hidden,
+            metadata=StateMetadata(step=md.step + 1, episode_id=md.episode_id, is_terminal=done,
                                    info={**md.info, "response": action.text}),
         )
-        extracted = r["extracted_action"]
-        return StepResult(next_state=next_state, rewards=signals, terminated=True, truncated=False,
-                          extracted_action=extracted, resolved_action=extracted, info=r["info"])
+        signals = tuple(_signal(s) for s in r["signals"])
+        if self._python_rewards:
+            signals += tuple(f.compute(state, action, next_state) for f in self._python_rewards)
+        if done:
+            episode = getattr(state.hidden, "episode", None)
+            if episode is not None:
+                episode.close()
+        return StepResult(next_state=next_state, rewards=SignalBundle(signals), terminated=bool(r["terminated"]),
+                          truncated=bool(r["truncated"]), extracted_action=r["extracted_action"],
+                          resolved_action=r["resolved_action"], info=r["info"] or {})
+
+    def compute_rewards(self, state: State, action: Action, next_state: State) -> SignalBundle:
+        """The reward signals of taking ``action`` in ``state`` (a pure step)."""
+        return self.step(state, action).rewards
 
     def entries(self, indices: list[int]) -> list[dict[str, Any]]:
         """The raw reasoning-gym entries ``{"question", "answer", "metadata"}`` of some tasks."""

@@ -93,17 +93,18 @@ class PythonReasoningGymEnvironment(NativeEnvironment):
             e = self._entries[i] = self.dataset[i]
         return e
 
-    def tasks(self, indices: list[int]) -> list[dict[str, Any]]:
-        c = self._config
-        out = []
-        for i in indices:
-            e = self.entry(i)
-            out.append({
-                "task_index": i, "prompt": e["question"], "ground_truth": str(e["answer"]),
-                "metadata": {"task_index": i, "dataset_name": c["name"], "seed": c["seed"], "size": self._size,
-                             "backend": "python", "entry_metadata": e["metadata"]},
-            })
-        return out
+    def _start(self, task_index: int, seed: int | None) -> tuple[None, dict[str, Any]]:
+        e = self.entry(task_index)
+        q = e["question"]
+        return None, {"observation": {"prompt": q, "task": {"text": q}},
+                      "hidden": {"expected_answer": str(e["answer"]), "entry": e},
+                      "info": {"task_index": task_index, "dataset_name": self._config["name"], "question": q}}
+
+    def _advance(self, state: Any, action: Any) -> dict[str, Any]:
+        r = self._step(state.hidden.task_index, action.text)
+        return {"observation": None, "signals": r["signals"], "terminated": True, "truncated": False,
+                "extracted_action": r["extracted_action"], "resolved_action": r["extracted_action"],
+                "info": r["info"]}
 
     def task_texts(self, indices: Sequence[int]) -> tuple[list[str], list[str | None]]:
         entries = [self.entry(self.check_index(i)) for i in indices]

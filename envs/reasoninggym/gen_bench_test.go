@@ -1,0 +1,40 @@
+package reasoninggym
+
+import (
+	"testing"
+
+	"github.com/llenvs/llenvs-go/core"
+	"github.com/llenvs/llenvs-go/pycompat"
+)
+
+func BenchmarkGenerateLegCounting(b *testing.B) {
+	size := int64(1 << 30)
+	seed := int64(42)
+	env, err := NewEnv(core.EnvConfig{Name: "leg_counting", Size: &size, Seed: &seed})
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := new(pycompat.Random)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		r.SeedSum(42, int64(i))
+		if _, err := env.task.Generate(r, int64(i)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkTaskTextsLegCounting(b *testing.B) {
+	size := int64(1 << 30)
+	seed := int64(42)
+	env, err := NewEnv(core.EnvConfig{Name: "leg_counting", Size: &size, Seed: &seed})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, _, err := env.TaskTexts(i); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
