@@ -144,4 +144,7 @@ def test_python_backed_tasks_are_reasoning_gym_environments():
     assert isinstance(env, ReasoningGymEnvironment) and env.backend == "python"
     assert environment_registry.get_adapter("reasoning_gym").get_environment_info("knights_knaves")["backend"] \
         == "python"
-    assert DatasetProvider(env)[2].ground_truth == rg.create_dataset("knights_knaves", size=5, seed=1)[2]["answer"]
+    entry = rg.create_dataset("knights_knaves", size=5, seed=1)[2]
+    assert DatasetProvider(env)[2].ground_truth == entry["answer"]
+    state, _ = env.reset(options={"task_index": 2})
+    assert state.hidden.entry == entry and state.hidden.expected_answer == entry["answer"]

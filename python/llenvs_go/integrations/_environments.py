@@ -27,11 +27,6 @@ def require_environment(environment: Any, who: str, need_len: bool) -> Environme
     return environment.spec
 
 
-def python_reward_functions(environment: Any) -> tuple[Any, ...]:
-    """The reward functions of ``environment`` that run in Python (those not marked ``native = True``)."""
-    return tuple(rf for rf in getattr(environment, "reward_functions", ()) if getattr(rf, "native", False) is not True)
-
-
 def resets_natively(environment: Any) -> bool:
     """Whether the Go core can build ``environment``'s tasks without calling its ``reset``."""
     return isinstance(environment, NativeEnvironment) and type(environment).reset is NativeEnvironment.reset
@@ -41,7 +36,8 @@ def scores_natively(environment: Any) -> bool:
     """Whether the Go core can score for ``environment`` without calling its ``reset``/``step``.
 
     True for a Go-backed environment whose class keeps the library's
-    ``reset`` and ``step`` and whose reward functions all run in Go.
+    ``reset`` and ``step`` and whose reward functions all run in Go (no
+    Python ``RewardFunction`` objects in its ``extra_rewards``).
     """
     return (resets_natively(environment) and type(environment).step is NativeEnvironment.step
-            and not python_reward_functions(environment))
+            and not environment.python_rewards)
