@@ -632,6 +632,23 @@ def register_defaults() -> None:
 register_defaults()
 
 
+def extractor_settings(extractor: Any, what: str = "answer_extractor") -> dict[str, Any]:
+    """The environment settings an extractor object stands for (:meth:`GoExtractor.to_config`).
+
+    Raises:
+        TypeError: ``extractor`` is not an extractor of this module.
+        ValueError: the extractor runs Python code, which a Go environment
+            cannot call (a :class:`NativeExtractor`, a custom cleaner, ...).
+    """
+    if isinstance(extractor, GoExtractor):
+        return extractor.to_config()
+    if isinstance(extractor, NativeExtractor):
+        raise ValueError(f"{what}: a NativeExtractor runs a Python function, which a Go environment cannot call; "
+                         "use one of the extractors of llenvs_go.core.extraction, e.g. TagBasedExtractor()")
+    raise TypeError(f"{what} must be an extractor name or an extractor of llenvs_go.core.extraction, "
+                    f"got {type(extractor).__name__}")
+
+
 def extractor_from_spec(spec: dict[str, Any] | list[dict[str, Any]]) -> GoExtractor:
     """The extractor object a spec describes (the inverse of :meth:`GoExtractor.to_spec`).
 
@@ -650,5 +667,5 @@ __all__ = [
     "ExtractionResult", "GSM8KExtractor", "GoExtractor", "LastLineExtractor", "MultipleChoiceExtractor",
     "NativeExtractor", "NumericExtractor", "PatternAnswerExtractor", "RawGenerationExtractor", "RegexExtractor",
     "Registry", "TagBasedExtractor", "TailExtractor", "answer_extractor_registry", "extractor_from_spec",
-    "register_defaults",
+    "extractor_settings", "register_defaults",
 ]
