@@ -64,10 +64,9 @@ def _encode_texts(texts: Sequence[str]) -> bytes:
 
 
 def _extract_batch(extractor: Any, texts: Sequence[str]) -> list[ExtractionResult]:
-    """``extractor.extract`` over ``texts``, in one call when the extractor can batch."""
-    batch = getattr(extractor, "extract_batch", None)
-    if batch is not None:
-        return batch(texts)
+    """``extractor.extract`` over ``texts``; one call for the built-in classes, which can batch."""
+    if type(extractor) in _BUILTIN:
+        return extractor.extract_batch(texts)
     return [extractor.extract(t) for t in texts]
 
 
@@ -387,7 +386,8 @@ class CompositeExtractor(GoExtractor):
     (its class name); when none finds anything the metadata is
     ``{found: False, tried_extractors: [class names]}``. An empty list finds
     nothing. ``extractors`` is stored as a tuple. Served by one Go call when
-    every member is a single Go extractor; otherwise composed in Python.
+    every member is one of this module's single extractors (not a subclass);
+    otherwise composed in Python, each member asked in turn.
     """
 
     extractors: Sequence[Any] = field(default_factory=tuple)
@@ -407,9 +407,9 @@ class CompositeExtractor(GoExtractor):
             return "an empty CompositeExtractor never finds anything (a Go chain needs at least one extractor)"
         specs = []
         for i, ex in enumerate(self.extractors):
-            if isinstance(ex, (CompositeExtractor, CleanedExtractor)) or not isinstance(ex, GoExtractor):
+            if type(ex) not in _SINGLE:
                 return (f"extractors[{i}] is a {type(ex).__name__}; a Go chain (answer_extractors) "
-                        "holds single extractors only")
+                        "holds the single extractors of llenvs_go.core.extraction only")
             plan = ex._plan_or_reason()
             if isinstance(plan, str):
                 return f"extractors[{i}]: {plan}"
@@ -479,7 +479,7 @@ class CleanedExtractor(GoExtractor):
         self._validate()
 
     def _plan_or_reason(self) -> _Plan | str:
-        if not isinstance(self.inner, GoExtractor):
+        if type(self.inner) not in _BUILTIN or not isinstance(self.inner, GoExtractor):
             return f"its inner extractor is a {type(self.inner).__name__}, which only Python can run"
         inner = self.inner._plan_or_reason()
         if isinstance(inner, str):
@@ -620,6 +620,10 @@ _DEFAULTS: dict[str, type[GoExtractor]] = {
     "raw": RawGenerationExtractor,
     "tail": TailExtractor,
 }
+
+
+_SINGLE = frozenset(_DEFAULTS.values())
+_BUILTIN = frozenset({*_SINGLE, CompositeExtractor, CleanedExtractor, NativeExtractor})
 
 
 def register_defaults() -> None:
