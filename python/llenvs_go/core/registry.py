@@ -11,6 +11,7 @@ import random
 from typing import Any
 
 from llenvs_go import _native
+from llenvs_go.core.extraction import GoExtractor, extractor_settings
 from llenvs_go.core.native import NativeEnvironment
 from llenvs_go.core.prompts import resolve_system_prompt
 from llenvs_go.core.python_backend import PythonReasoningGymEnvironment, reasoning_gym_task_names
@@ -105,7 +106,7 @@ class EnvironmentRegistry:
         adapter: str = "reasoning_gym",
         size: int | None = None,
         seed: int | None = None,
-        answer_extractor: str | None = None,
+        answer_extractor: str | GoExtractor | None = None,
         extra_rewards: tuple[str | dict[str, Any], ...] | list[str | dict[str, Any]] = (),
         system_prompt: Any = "default",
         prompt_template: str | None = None,
@@ -120,8 +121,10 @@ class EnvironmentRegistry:
             size: number of tasks (reasoning-gym's default, 500, when None).
             seed: dataset seed. When None a seed is drawn once, here, so that
                 pickled copies of the environment agree on every task.
-            answer_extractor: extractor name (``"tag_based"`` by default);
-                its options go in ``answer_extractor_config``.
+            answer_extractor: extractor name (``"tag_based"`` by default),
+                its options in ``answer_extractor_config``; or an extractor
+                object of ``llenvs_go.core.extraction``, which stands for
+                those settings (and ``answer_extractors`` and cleaners).
             extra_rewards: opt-in signals beside ``correctness``, e.g.
                 ``("format",)`` or ``({"name": "format", "weight": 0.2},)``.
             system_prompt: the answer-format system message of dataset items:
@@ -150,6 +153,16 @@ class EnvironmentRegistry:
             raise ValueError(f"seed must be in [-2**63, 2**63) (a signed 64-bit integer), got {seed}; "
                              "reduce it, e.g. seed % 2**63")
         config["seed"] = seed
+        if answer_extractor is not None and not isinstance(answer_extractor, str):
+            settings = extractor_settings(answer_extractor)
+            for k, v in settings.items():
+                if k == "answer_extractor":
+                    continue
+                if kwargs.get(k) is not None:
+                    raise ValueError(f"answer_extractor is an extractor object, which sets {k}; "
+                                     f"{k} cannot be given as well")
+                kwargs[k] = v
+            answer_extractor = settings.get("answer_extractor")
         if answer_extractor is not None:
             config["answer_extractor"] = answer_extractor
         for k in _UNSUPPORTED:
