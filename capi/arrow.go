@@ -82,7 +82,11 @@ func llenvsgo_items_arrow(h C.uint64_t, indices *C.int64_t, n C.size_t, layout *
 	truths := make([]*string, count)
 	errs := make([]error, count)
 	tt, fast := env.(taskTexts)
+	pre, bulk := env.(prefetcher)
 	core.ParallelFor(count, func(lo, hi int) {
+		if bulk {
+			pre.Prefetch(idx[lo:hi])
+		}
 		for k := lo; k < hi; k++ {
 			errs[k] = func() (err error) {
 				defer func() {

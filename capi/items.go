@@ -21,6 +21,12 @@ type taskTexts interface {
 	TaskTexts(i int) (prompt string, truth *string, err error)
 }
 
+// prefetcher is an environment that generates many tasks faster together
+// than one at a time.
+type prefetcher interface {
+	Prefetch(idx []int64)
+}
+
 // llenvsgo_items packs the prompts and ground truths of tasks into one
 // buffer (little-endian int64s):
 //
@@ -46,7 +52,11 @@ func llenvsgo_items(h C.uint64_t, indices *C.int64_t, n C.size_t, out **C.char, 
 	truths := make([]*string, count)
 	errs := make([]error, count)
 	tt, fast := env.(taskTexts)
+	pre, bulk := env.(prefetcher)
 	core.ParallelFor(count, func(lo, hi int) {
+		if bulk {
+			pre.Prefetch(idx[lo:hi])
+		}
 		for k := lo; k < hi; k++ {
 			errs[k] = func() (err error) {
 				defer func() {

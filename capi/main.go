@@ -142,6 +142,10 @@ func llenvsgo_call(method *C.char, req *C.char, reqLen C.size_t, out **C.char, o
 		return reply(core.ListEnvironments(), out, outLen)
 	case "extractors":
 		return reply(extract.Names(), out, outLen)
+	case "extract":
+		return rawReply(callExtract, req, reqLen, out, outLen)
+	case "clean":
+		return rawReply(callClean, req, reqLen, out, outLen)
 	case "panic_for_test":
 		var p *core.Spec
 		_ = p.Name // a nil dereference: proves recovery works from Python

@@ -126,6 +126,71 @@ func (e *Env) Entry(i int) (*Entry, error) {
 	return ent, nil
 }
 
+// Prefetch generates and caches the entries of the tasks in idx that are
+// not cached yet, seeding generators four at a time (see
+// pycompat.SeedSums). A task whose generation fails is skipped here; Entry
+// reports its error when it is read.
+func (e *Env) Prefetch(idx []int64) {
+	todo := make([]int64, 0, len(idx))
+	seen := make(map[int64]struct{}, len(idx))
+	e.cacheMu.RLock()
+	for _, i := range idx {
+		if _, dup := seen[i]; dup || i < 0 || i >= int64(e.size) {
+			continue
+		}
+		seen[i] = struct{}{}
+		if _, ok := e.cache[int(i)]; !ok {
+			todo = append(todo, i)
+		}
+	}
+	e.cacheMu.RUnlock()
+	if len(todo) > cacheLimit/2 {
+		todo = todo[:cacheLimit/2] // the rest is generated on demand
+	}
+	var rs [4]*pycompat.Random
+	for c := range rs {
+		rs[c] = randomPool.Get().(*pycompat.Random)
+	}
+	defer func() {
+		for _, r := range rs {
+			randomPool.Put(r)
+		}
+	}()
+	var made [4]*Entry
+	for k := 0; k < len(todo); k += 4 {
+		group := todo[k:min(k+4, len(todo))]
+		pycompat.SeedSums(rs[:len(group)], e.seed, group)
+		for c, i := range group {
+			made[c] = e.generate(rs[c], i)
+		}
+		e.cacheMu.Lock()
+		if len(e.cache)+len(group) > cacheLimit {
+			clear(e.cache)
+		}
+		for c, i := range group {
+			if made[c] != nil {
+				e.cache[int(i)] = made[c]
+			}
+		}
+		e.cacheMu.Unlock()
+	}
+}
+
+// generate makes entry i from a generator seeded for it; nil when the task
+// fails or panics.
+func (e *Env) generate(r *pycompat.Random, i int64) (ent *Entry) {
+	defer func() {
+		if recover() != nil {
+			ent = nil
+		}
+	}()
+	gen, err := e.task.Generate(r, i)
+	if err != nil {
+		return nil
+	}
+	return &gen
+}
+
 // Reset starts the one-step episode of task r.TaskIndex; the seed is
 // ignored, since items are fixed by index once the dataset seed is.
 func (e *Env) Reset(r core.ResetRequest) (core.Start, error) {

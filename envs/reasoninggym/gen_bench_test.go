@@ -38,3 +38,20 @@ func BenchmarkTaskTextsLegCounting(b *testing.B) {
 		}
 	}
 }
+
+func BenchmarkPrefetchLegCounting(b *testing.B) {
+	size := int64(1 << 30)
+	seed := int64(42)
+	env, err := NewEnv(core.EnvConfig{Name: "leg_counting", Size: &size, Seed: &seed})
+	if err != nil {
+		b.Fatal(err)
+	}
+	idx := make([]int64, 1024)
+	b.ResetTimer()
+	for i := 0; i < b.N; i += len(idx) {
+		for k := range idx {
+			idx[k] = int64(i + k)
+		}
+		env.Prefetch(idx)
+	}
+}

@@ -220,6 +220,18 @@ def call(method: str, request: dict[str, Any] | None = None) -> Any:
     return json.loads(data) if data else None
 
 
+def call_raw(method: str, request: bytes) -> bytes:
+    """A process-wide call whose request is already encoded as JSON; returns the JSON reply undecoded."""
+    L = lib()
+    out = ffi.new("char **")
+    out_len = ffi.new("size_t *")
+    rc = L.llenvs_call(method.encode(), request, len(request), out, out_len)
+    data = take_buffer(out, out_len)
+    if rc != OK:
+        raise_for(rc, data)
+    return data
+
+
 def env_new(config: dict[str, Any]) -> tuple[int, dict[str, Any]]:
     """Create a Go environment; returns its handle and its description."""
     L = lib()

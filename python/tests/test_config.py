@@ -72,3 +72,15 @@ def test_system_prompt_choices():
     assert custom.messages[0]["content"] == "Answer in <answer> tags."
     templ = DatasetProvider.from_config(EnvironmentConfig(**base, prompt_template="Q: {question}"))[0]
     assert templ.messages[1]["content"] == "Q: " + templ.prompt
+
+
+def test_signature_shows_the_fields():
+    import dataclasses
+    import inspect
+
+    params = inspect.signature(EnvironmentConfig).parameters
+    assert list(params) == [f.name for f in dataclasses.fields(EnvironmentConfig)]
+    assert params["adapter"].default == "reasoning_gym" and params["name"].default is inspect.Parameter.empty
+    assert EnvironmentConfig.__init__.__qualname__ == "EnvironmentConfig.__init__"  # the generated one
+    with pytest.raises(TypeError, match="'judge' is an llenvs option"):
+        EnvironmentConfig(name="leg_counting", judge={})

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from llenvs_go import _native
+from llenvs_go.core.extraction import GoExtractor, extractor_settings
 from llenvs_go.core.native import NativeEnvironment
 from llenvs_go.core.prompts import resolve_system_prompt
 from llenvs_go.core.reward import AnswerExtractor, RewardType, Signal
@@ -143,7 +144,8 @@ class CorrectnessRewardFunction:
             ``score_answer(answer, entry)``, such as a ``reasoning_gym`` dataset
             (scored against ``state.hidden.entry``).
         answer_extractor: an object with ``extract(text) -> (answer | None,
-            metadata)``. None uses the environment's own configured extractor,
+            metadata)``.
+            None uses the environment's own configured extractor,
             which needs an environment from the registry.
 
     The value is 0.0 when nothing is extracted (``score_answer`` is then not
@@ -249,7 +251,7 @@ class ReasoningGymAdapter:
         name: str,
         size: int | None = None,
         seed: int | None = None,
-        answer_extractor: str | None = None,
+        answer_extractor: str | GoExtractor | None = None,
         extra_rewards: tuple[Any, ...] | list[Any] = (),
         system_prompt: Any = "default",
         prompt_template: str | None = None,
@@ -263,10 +265,13 @@ class ReasoningGymAdapter:
             size: number of tasks (reasoning-gym's default, 500, when None).
             seed: dataset seed. When None a seed is drawn once, here, so that
                 pickled copies of the environment agree on every task.
-            answer_extractor: extractor name (``"tag_based"`` by default);
-                its options go in ``answer_extractor_config``.
+            answer_extractor: extractor name (``"tag_based"`` by default),
+                its options in ``answer_extractor_config``; or an extractor
+                object of ``llenvs_go.core.extraction``, which stands for
+                those settings (and ``answer_extractors`` and cleaners).
             extra_rewards: opt-in signals beside ``correctness``, e.g.
-                ``("format",)`` or ``({"name": "format", "weight": 0.2},)``.
+                ``("format",)`` or ``({"name": "format", "weight": 0.2},)``;
+                Python ``RewardFunction`` objects run after the Go signals.
             system_prompt: the answer-format system message of dataset items:
                 a prompt name (``"default"`` = reasoning-gym's), text, a list
                 of fragments, or None for no system message.
@@ -293,6 +298,16 @@ class ReasoningGymAdapter:
             raise ValueError(f"seed must be in [-2**63, 2**63) (a signed 64-bit integer), got {seed}; "
                              "reduce it, e.g. seed % 2**63")
         config["seed"] = seed
+        if answer_extractor is not None and not isinstance(answer_extractor, str):
+            settings = extractor_settings(answer_extractor)
+            for k, v in settings.items():
+                if k == "answer_extractor":
+                    continue
+                if kwargs.get(k) is not None:
+                    raise ValueError(f"answer_extractor is an extractor object, which sets {k}; "
+                                     f"{k} cannot be given as well")
+                kwargs[k] = v
+            answer_extractor = settings.get("answer_extractor")
         if answer_extractor is not None:
             config["answer_extractor"] = answer_extractor
         for k in _UNSUPPORTED:

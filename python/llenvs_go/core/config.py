@@ -7,12 +7,26 @@ ignored setting.
 from __future__ import annotations
 
 import difflib
+import inspect
 import os
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from llenvs_go.adapters.reasoning_gym import _UNSUPPORTED
+from llenvs_go.core.extraction import GoExtractor, extractor_settings
 from llenvs_go.core.native import NativeEnvironment
+
+
+def _check_keys(keys: Any, error: type[Exception]) -> None:
+    """Refuse keys that are not EnvironmentConfig fields, naming the nearest valid one."""
+    valid = [f.name for f in fields(EnvironmentConfig)]
+    for key in keys:
+        if key in _UNSUPPORTED:
+            raise error(f"EnvironmentConfig: {key!r} is an llenvs option that llenvs-go does not support")
+        if key not in valid:
+            near = difflib.get_close_matches(str(key), valid, n=1, cutoff=0.5)
+            hint = f"; did you mean {near[0]!r}?" if near else ""
+            raise error(f"EnvironmentConfig: unknown key {key!r}{hint} (valid keys: {', '.join(valid)})")
 
 
 @dataclass
@@ -25,10 +39,15 @@ class EnvironmentConfig:
         size: number of tasks; None is reasoning-gym's default (500).
         seed: dataset seed; None draws one when the environment is built.
         answer_extractor: extractor name; options in ``answer_extractor_config``.
+            An extractor object of ``llenvs_go.core.extraction`` is accepted
+            too and stored as the settings it stands for
+            (``answer_extractor`` and ``answer_extractor_config``, or
+            ``answer_extractors``, and its cleaners).
         answer_extractors: a chain ``[{"type": ..., "config": {...}}, ...]``;
             the first that finds an answer wins. Overrides ``answer_extractor``.
         pre_cleaners, post_cleaners: cleaner names applied around extraction;
-            None means no cleaning.
+            None means no cleaning (llenvs applied ``strip_special_tokens``
+            and ``strip_trailing_punctuation`` by default on this path).
         prompt_template: template with ``{question}`` for dataset items.
         system_prompt: system message of dataset items (a prompt name, text,
             fragments, or None for none); reasoning-gym's ``"default"``.
@@ -41,7 +60,7 @@ class EnvironmentConfig:
     adapter: str = "reasoning_gym"
     size: int | None = None
     seed: int | None = None
-    answer_extractor: str = "tag_based"
+    answer_extractor: str | GoExtractor = "tag_based"
     answer_extractor_config: dict[str, Any] = field(default_factory=dict)
     answer_extractors: list[dict[str, Any]] | None = None
     pre_cleaners: list[str | dict[str, Any]] | None = None
@@ -52,7 +71,14 @@ class EnvironmentConfig:
     extra_rewards: list[str | dict[str, Any]] = field(default_factory=list)
     data_dir: str | None = None
 
+    def __new__(cls, *args: Any, **kwargs: Any) -> EnvironmentConfig:
+        # Strict keys with a suggestion, before the generated __init__ sees them.
+        _check_keys(kwargs, TypeError)
+        return super().__new__(cls)
+
     def __post_init__(self) -> None:
+        if not isinstance(self.answer_extractor, str):
+            self._adopt_extractor()
         if not isinstance(self.name, str) or not self.name:
             raise ValueError(f"EnvironmentConfig.name must be a non-empty str, got {self.name!r}")
         for key in ("size", "seed"):
@@ -64,19 +90,24 @@ class EnvironmentConfig:
         if not isinstance(self.params, dict):
             raise TypeError(f"EnvironmentConfig.params must be a mapping, got {type(self.params).__name__}")
 
+    def _adopt_extractor(self) -> None:
+        """Replace an extractor object in ``answer_extractor`` by the settings it stands for."""
+        settings = extractor_settings(self.answer_extractor, "EnvironmentConfig.answer_extractor")
+        for key, value in settings.items():
+            if key == "answer_extractor":
+                continue
+            if getattr(self, key):
+                raise ValueError(f"EnvironmentConfig: answer_extractor is an extractor object, which sets {key}; "
+                                 f"{key} cannot be given as well")
+            setattr(self, key, value)
+        self.answer_extractor = settings.get("answer_extractor", "tag_based")
+
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> EnvironmentConfig:
         """Build from a mapping; an unknown key is a ValueError naming the nearest valid key."""
         if not isinstance(data, dict):
             raise TypeError(f"EnvironmentConfig.from_dict needs a mapping, got {type(data).__name__}")
-        valid = [f.name for f in fields(cls)]
-        for key in data:
-            if key in _UNSUPPORTED:
-                raise ValueError(f"EnvironmentConfig: {key!r} is an llenvs option that llenvs-go does not support")
-            if key not in valid:
-                near = difflib.get_close_matches(str(key), valid, n=1, cutoff=0.5)
-                hint = f"; did you mean {near[0]!r}?" if near else ""
-                raise ValueError(f"EnvironmentConfig: unknown key {key!r}{hint} (valid keys: {', '.join(valid)})")
+        _check_keys(data, ValueError)
         if "name" not in data:
             raise ValueError("EnvironmentConfig: 'name' is required (the task name, e.g. 'leg_counting')")
         return cls(**data)
@@ -113,20 +144,6 @@ class EnvironmentConfig:
         )
 
 
-_generated_init = EnvironmentConfig.__init__
-
-
-def _strict_init(self: EnvironmentConfig, *args: Any, **kwargs: Any) -> None:
-    valid = [f.name for f in fields(EnvironmentConfig)]
-    for key in kwargs:
-        if key in _UNSUPPORTED:
-            raise TypeError(f"EnvironmentConfig: {key!r} is an llenvs option that llenvs-go does not support")
-        if key not in valid:
-            near = difflib.get_close_matches(key, valid, n=1, cutoff=0.5)
-            hint = f"; did you mean {near[0]!r}?" if near else ""
-            raise TypeError(f"EnvironmentConfig: unknown key {key!r}{hint} (valid keys: {', '.join(valid)})")
-    _generated_init(self, *args, **kwargs)
-
-
-_strict_init.__doc__ = _generated_init.__doc__
-EnvironmentConfig.__init__ = _strict_init  # type: ignore[method-assign]
+# The signature of the generated __init__ (inspect would otherwise report __new__'s *args, **kwargs).
+EnvironmentConfig.__signature__ = inspect.signature(EnvironmentConfig.__init__).replace(  # type: ignore[attr-defined]
+    parameters=list(inspect.signature(EnvironmentConfig.__init__).parameters.values())[1:])
