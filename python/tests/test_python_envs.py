@@ -440,7 +440,9 @@ def test_correctness_reward_function_over_a_dataset():
     assert ok.reward == 1.0 and ok.metadata == {"extracted": "4", "expected": "4", "extraction": {"found": True}}
     none = rf.compute(state, Action.from_text(""), state)
     assert none.reward == 0.0 and none.metadata == {"extracted": None, "extraction": {"found": False}}
-    with pytest.raises(ValueError, match="needs an answer_extractor"):
-        CorrectnessRewardFunction(ExactDataset(), None)
+    assert rf.compute(state, Action(text=None), state).metadata == {"extracted": None, "extraction": {"found": False}}
+    tagged = CorrectnessRewardFunction(ExactDataset(), None)  # llenvs' default extractor: tag_based
+    assert tagged.compute(state, Action.from_text("<ANSWER> 4 </answer>"), state).reward == 1.0
+    assert tagged.compute(state, Action.from_text("4"), state).metadata["extracted"] is None
     with pytest.raises(TypeError, match="score_answer"):
         CorrectnessRewardFunction(object(), LastWord())

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from llenvs_go import _native
-from llenvs_go.core.extraction import GoExtractor, extractor_settings
+from llenvs_go.core.extraction import GoExtractor, TagBasedExtractor, extractor_settings
 from llenvs_go.core.native import NativeEnvironment
 from llenvs_go.core.prompts import resolve_system_prompt
 from llenvs_go.core.reward import AnswerExtractor, RewardType, Signal
@@ -144,9 +144,9 @@ class CorrectnessRewardFunction:
             ``score_answer(answer, entry)``, such as a ``reasoning_gym`` dataset
             (scored against ``state.hidden.entry``).
         answer_extractor: an object with ``extract(text) -> (answer | None,
-            metadata)``.
-            None uses the environment's own configured extractor,
-            which needs an environment from the registry.
+            metadata)``, such as ``llenvs_go.core.extraction.TagBasedExtractor()``.
+            None uses the environment's own configured extraction (in Go)
+            for an environment, and ``TagBasedExtractor()`` for a dataset.
 
     The value is 0.0 when nothing is extracted (``score_answer`` is then not
     called). Metadata: ``{"extracted": None, "extraction": meta}`` on failure,
@@ -164,8 +164,7 @@ class CorrectnessRewardFunction:
             raise TypeError(f"answer_extractor must have extract(text) -> (answer, metadata), "
                             f"got {type(answer_extractor).__name__}")
         if answer_extractor is None and not native:
-            raise ValueError("CorrectnessRewardFunction over a dataset needs an answer_extractor (an object with "
-                             "extract(text) -> (answer, metadata)); pass one, or pass the environment instead")
+            answer_extractor = TagBasedExtractor()
         self.source = env_or_dataset
         self.answer_extractor = answer_extractor
 
@@ -184,7 +183,10 @@ class CorrectnessRewardFunction:
         hidden = state.hidden
         if self.answer_extractor is None:
             return self._native_signal(hidden.task_index, action.text)
-        answer, meta = self.answer_extractor.extract(action.text)
+        if action.text is None:
+            answer, meta = None, {"found": False}
+        else:
+            answer, meta = self.answer_extractor.extract(action.text)
         if answer is None:
             return Signal(name=self.name, reward_type=self.reward_type, reward=0.0,
                           metadata={"extracted": None, "extraction": meta})
