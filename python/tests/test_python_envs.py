@@ -373,10 +373,6 @@ def test_python_reward_function_in_extra_rewards(rg_leg):
     assert pickle.loads(pickle.dumps(scorer)).score(0, "Answer: x").total == 1.0
 
 
-@pytest.mark.xfail(strict=True, raises=(TypeError, RecursionError),
-                   reason="python_backend.py: _native_config passes the Python reward objects to Go (not JSON), "
-                          "and _step scores through Scorer(self), which recurses once the environment has "
-                          "Python rewards; see PythonReasoningGymEnvironment")
 def test_python_reward_function_on_a_task_served_by_reasoning_gym():
     from llenvs_go.core.registry import environment_registry
 

@@ -88,7 +88,7 @@ def reasoning_gym_data_dir() -> str | None:
 
 
 def _installed_task_names() -> list[str]:
-    from llenvs_go.core.python_backend import reasoning_gym_task_names
+    from llenvs_go.adapters.reasoning_gym_package import reasoning_gym_task_names
 
     return reasoning_gym_task_names()
 
@@ -354,9 +354,9 @@ class ReasoningGymAdapter:
     @staticmethod
     def _python_environment(config: dict[str, Any], system_prompt: Any,
                             prompt_template: str | None) -> ReasoningGymEnvironment:
-        from llenvs_go.adapters._python_fallback import PythonBackedReasoningGymEnvironment
+        from llenvs_go.adapters.reasoning_gym_package import PythonReasoningGymEnvironment
 
-        env = PythonBackedReasoningGymEnvironment(config, system_prompt=system_prompt, prompt_template=prompt_template)
+        env = PythonReasoningGymEnvironment(config, system_prompt=system_prompt, prompt_template=prompt_template)
         try:
             _ = env.dataset  # reasoning-gym validates the task config here
         except (TypeError, AssertionError, ValueError) as e:

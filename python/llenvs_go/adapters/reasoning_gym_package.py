@@ -14,8 +14,8 @@ import threading
 from collections.abc import Sequence
 from typing import Any
 
+from llenvs_go.adapters.reasoning_gym import ReasoningGymEnvironment
 from llenvs_go.core.environment import EnvironmentSpec
-from llenvs_go.core.native import NativeEnvironment
 
 DEFAULT_SIZE = 500  # reasoning-gym's default dataset size
 _CACHE_LIMIT = 1 << 16  # entries kept per environment, as in the Go core
@@ -30,7 +30,7 @@ def reasoning_gym_task_names() -> list[str]:
     return sorted(DATASETS)
 
 
-class PythonReasoningGymEnvironment(NativeEnvironment):
+class PythonReasoningGymEnvironment(ReasoningGymEnvironment):
     """A reasoning-gym task generated and scored by the reasoning-gym package."""
 
     backend = "python"
@@ -70,6 +70,8 @@ class PythonReasoningGymEnvironment(NativeEnvironment):
         keep = ("answer_extractor", "answer_extractor_config", "answer_extractors", "pre_cleaners", "post_cleaners",
                 "extra_rewards")
         cfg = {k: c[k] for k in keep if k in c}
+        if "extra_rewards" in cfg:  # Python reward objects run in Python
+            cfg["extra_rewards"] = [r for r in cfg["extra_rewards"] if isinstance(r, (str, dict))]
         cfg.update(name=c["name"], adapter="external", size=self._size)
         return cfg
 
@@ -126,7 +128,7 @@ class PythonReasoningGymEnvironment(NativeEnvironment):
         return v if math.isfinite(v) else 0.0
 
     def _step(self, task_index: int, text: str | None) -> dict[str, Any]:
-        from llenvs_go.integrations.scoring import Scorer
+        from llenvs_go.integrations.scoring import native_scorer
 
         specs = self.signal_specs
         if text is None:
@@ -135,7 +137,7 @@ class PythonReasoningGymEnvironment(NativeEnvironment):
             extraction: dict[str, Any] = {"found": False}
             expected = str(self.entry(task_index)["answer"])
         else:
-            r = Scorer(self).score(task_index, text)
+            r = native_scorer(self).score(task_index, text)
             values, answer = r.signals, r.extracted_answer
             extraction = r.metadata["correctness"]["extraction"]
             expected = str(self.entry(task_index)["answer"])
