@@ -7,7 +7,6 @@ package main
 import "C"
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
@@ -48,8 +47,8 @@ type itemsLayout struct {
 // llenvsgo_items_arrow builds the dataset rows of tasks as Arrow columns:
 // task_index (int64), prompt (string), ground_truth (nullable string) and
 // messages (list<struct<role: string, content: string>>), generated in
-// parallel. The result is one buffer: rows, errors, then an (offset,
-// length) pair of int64s per section (arrowTaskIndex...), then the
+// parallel. The result is one buffer laid out by packSections: the row
+// count, an (offset, length) pair per section (arrowTaskIndex...), then the
 // sections. A task whose generation fails is left out of the columns and
 // listed in the error sections, by its position in the request.
 //
@@ -217,24 +216,7 @@ func packArrow(idx []int64, prompts []string, truths []*string, errs []error, la
 		arrowErrorOffsets:   int32Bytes(errText.offsets),
 		arrowErrorData:      errText.data,
 	}
-	head := 8 * (2 + 2*arrowSections)
-	total := head
-	for _, s := range sections {
-		total += (len(s) + 7) &^ 7
-	}
-	buf := make([]byte, head, total)
-	le := binary.LittleEndian
-	le.PutUint64(buf[0:], uint64(rows))
-	le.PutUint64(buf[8:], uint64(len(errIndex)))
-	for i, s := range sections {
-		le.PutUint64(buf[16+16*i:], uint64(len(buf)))
-		le.PutUint64(buf[24+16*i:], uint64(len(s)))
-		buf = append(buf, s...)
-		for len(buf)%8 != 0 {
-			buf = append(buf, 0)
-		}
-	}
-	return buf, nil
+	return packSections(uint64(rows), sections[:]), nil
 }
 
 // int64Bytes views v as little-endian bytes (the platforms we build for

@@ -401,64 +401,6 @@ func llenvsgo_score_texts(h C.uint64_t, indices *C.int64_t, texts **C.char, lens
 		toC(nil, out, outLen)
 		return statusOK
 	}
-	return richLines(st, idx, outs, out, outLen)
-}
-
-// richLines writes one compact JSON object per item, newline separated, for
-// the Python side to decode lazily when an item is read.
-func richLines(st core.SingleTurn, idx []int64, outs []core.Scored, out **C.char, outLen *C.size_t) C.int32_t {
-	exp, _ := st.(interface{ Expected(int) (string, error) })
-	ex, _ := st.(interface{ Extractor() extract.Extractor })
-	var fast interface {
-		AppendDescription([]byte, extract.Extraction, func([]byte, string) []byte) []byte
-	}
-	if ex != nil {
-		fast, _ = ex.Extractor().(interface {
-			AppendDescription([]byte, extract.Extraction, func([]byte, string) []byte) []byte
-		})
-	}
-	buf := make([]byte, 0, len(outs)*128)
-	for k := range outs {
-		o := &outs[k]
-		if k > 0 {
-			buf = append(buf, '\n')
-		}
-		buf = append(buf, `{"answer":`...)
-		if o.Extraction.Found {
-			buf = appendJSONString(buf, o.Extraction.Answer)
-		} else {
-			buf = append(buf, "null"...)
-		}
-		buf = append(buf, `,"error":`...)
-		if o.Err != nil {
-			buf = appendJSONString(buf, o.Err.Error())
-		} else {
-			buf = append(buf, "null"...)
-		}
-		buf = append(buf, `,"expected":`...)
-		if gt, err := expectedOf(exp, int(idx[k])); err == nil {
-			buf = appendJSONString(buf, gt)
-		} else {
-			buf = append(buf, "null"...)
-		}
-		buf = append(buf, `,"extraction":`...)
-		switch {
-		case ex == nil:
-			buf = append(buf, "null"...)
-		case fast != nil:
-			buf = fast.AppendDescription(buf, o.Extraction, appendJSONString)
-		default:
-			buf = appendJSON(buf, ex.Extractor().Describe(o.Extraction))
-		}
-		buf = append(buf, '}')
-	}
-	toC(buf, out, outLen)
+	toC(packScored(st, idx, strs, outs), out, outLen)
 	return statusOK
-}
-
-func expectedOf(exp interface{ Expected(int) (string, error) }, i int) (string, error) {
-	if exp == nil {
-		return "", errors.New("no ground truth")
-	}
-	return exp.Expected(i)
 }

@@ -67,17 +67,18 @@ def record_batch(handle: int, indices: Sequence[int], system: str | None,
     size = out_len[0]
     owner = ffi.gc(out[0], _native.lib().llenvs_free, size)
     buf = pa.foreign_buffer(int(ffi.cast("uintptr_t", owner)), size, base=owner)
-    head = memoryview(buf)[: 16 + 16 * _SECTIONS].cast("q")
-    rows, nerr = head[0], head[1]
+    head = memoryview(buf)[: 8 + 16 * _SECTIONS].cast("q")
+    rows = head[0]
+    nerr = head[2 + 2 * _ERROR_INDEX] // 8
 
     def section(k: int) -> Any:
-        return buf.slice(head[2 + 2 * k], head[3 + 2 * k])
+        return buf.slice(head[1 + 2 * k], head[2 + 2 * k])
 
     def strings(count: int, offsets: int, data: int, validity: Any = None) -> Any:
         return pa.Array.from_buffers(pa.string(), count, [validity, section(offsets), section(data)],
                                      null_count=-1 if validity is not None else 0)
 
-    nmsg = (head[3 + 2 * _ROLE_OFFSETS] // 4) - 1 if rows else 0
+    nmsg = (head[2 + 2 * _ROLE_OFFSETS] // 4) - 1 if rows else 0
     structs = pa.StructArray.from_arrays(
         [strings(nmsg, _ROLE_OFFSETS, _ROLE_DATA), strings(nmsg, _CONTENT_OFFSETS, _CONTENT_DATA)],
         names=["role", "content"])

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import threading
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, overload
@@ -25,7 +26,11 @@ from llenvs_go.core.reward import as_bundle
 from llenvs_go.core.state import Action
 from llenvs_go.integrations._environments import require_environment, scores_natively
 
-_single = threading.local()
+_single = threading.local()  # per-thread scratch arrays of score(), by signal count
+
+
+class ScoringFailureWarning(RuntimeWarning):
+    """Some responses of a reward batch could not be scored; they got 0.0."""
 
 
 @dataclass(frozen=True)
@@ -38,8 +43,10 @@ class ScoringResult:
         extracted_answer: what the extractor found; None when it found
             nothing ("" is a valid extraction).
         metadata: signal name -> that signal's metadata (signals without
-            metadata are left out); an item of ``score_batch`` whose scoring
-            failed has total 0.0 and ``metadata["error"]``.
+            metadata are left out), plus ``"backend"`` for Go-backed
+            environments; an item of ``score_batch`` whose scoring failed has
+            total 0.0 and ``metadata["error"]``. For results of a Go-backed
+            batch it is built the first time it is read.
     """
 
     total: float
@@ -47,36 +54,117 @@ class ScoringResult:
     extracted_answer: str | None
     metadata: dict[str, Any]
 
+    def __getattr__(self, name: str) -> Any:
+        # Only reached when "metadata" is not built yet (a lazy result).
+        if name == "metadata":
+            d = self.__dict__
+            source = d.get("_metadata_source")
+            if source is not None:
+                results, i = source
+                d["metadata"] = m = results._metadata(i)
+                d.pop("_metadata_source", None)
+                return m
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"total": self.total, "signals": self.signals, "extracted_answer": self.extracted_answer,
+                "metadata": self.metadata}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+
+
+_new = object.__new__
+_loads = json.loads
+
+# Sections of the rich scoring buffer, in the order of capi/scored.go.
+(_ANSWER_KIND, _ANSWER_START, _ANSWER_END, _ANSWER_DATA, _META_OFFSETS, _META_DATA, _EXPECTED_INDEX,
+ _EXPECTED_OFFSETS, _EXPECTED_DATA, _ERROR_ITEM, _ERROR_OFFSETS, _ERROR_DATA, _SECTIONS) = range(13)
+_ANSWER_SPAN, _ANSWER_OWN = 1, 2
+
+
+class _Columns:
+    """The rich part of a Go-scored batch, as the library returned it: one buffer, decoded on demand."""
+
+    __slots__ = ("data", "kind", "start", "end", "meta", "expected", "errors")
+
+    def __init__(self, data: bytes):
+        self.data = data
+        view = memoryview(data)
+        head = view[: 8 + 16 * _SECTIONS].cast("q")
+
+        def section(k: int) -> memoryview:
+            off = head[1 + 2 * k]
+            return view[off: off + head[2 + 2 * k]]
+
+        self.kind = bytes(section(_ANSWER_KIND))
+        self.start = section(_ANSWER_START).cast("q").tolist()
+        self.end = section(_ANSWER_END).cast("q").tolist()
+        self.meta = (section(_META_OFFSETS).cast("q").tolist(), bytes(section(_META_DATA)))
+        self.expected = _strings(section(_EXPECTED_INDEX), section(_EXPECTED_OFFSETS), section(_EXPECTED_DATA))
+        self.errors = _strings(section(_ERROR_ITEM), section(_ERROR_OFFSETS), section(_ERROR_DATA))
+        self.data = bytes(section(_ANSWER_DATA))
+
+    def answer(self, i: int, text: str) -> str | None:
+        k = self.kind[i]
+        if k == 0:
+            return None
+        a, b = self.start[i], self.end[i]
+        if k == _ANSWER_SPAN:
+            if text.isascii():
+                return text[a:b]
+            return text.encode("utf-8", "surrogatepass")[a:b].decode("utf-8", "surrogatepass")
+        return self.data[a:b].decode("utf-8", "surrogatepass")
+
+    def extraction(self, i: int) -> Any:
+        offsets, blob = self.meta
+        return _loads(blob[offsets[i]: offsets[i + 1]])
+
+
+def _strings(keys: memoryview, offsets: memoryview, data: memoryview) -> dict[int, str]:
+    ks = keys.cast("q").tolist()
+    if not ks:
+        return {}
+    off = offsets.cast("q").tolist()
+    raw = bytes(data)
+    return {k: raw[off[j]: off[j + 1]].decode("utf-8", "surrogatepass") for j, k in enumerate(ks)}
+
 
 class ScoringResults(Sequence[ScoringResult]):
     """The results of ``score_batch``, in input order.
 
-    A read-only sequence. ``totals`` is ready at once; the rich part of the
-    results (extracted answers, metadata) is fetched from Go in one call the
-    first time any item is read, and each ``ScoringResult`` is built when it
-    is read.
+    A read-only sequence. Everything comes back from Go in the batch's one
+    call, as columns: ``totals`` at once, and each ``ScoringResult`` made
+    when it is read (its ``metadata`` when that is read).
+
+    Attributes:
+        errors: position -> why scoring that item failed (such items have
+            total 0.0 and ``metadata["error"]``); empty when all succeeded.
     """
 
-    __slots__ = ("_totals", "_values", "_flags", "_lines", "_names", "_cache", "_refetch", "_backend", "_expected")
+    __slots__ = ("_totals", "_values", "_names", "_texts", "_columns", "_indices", "_backend", "_expected",
+                 "_cache", "errors")
 
-    def __init__(self, totals: list[float], values: list[float], flags: bytes, names: list[str],
-                 lines: list[bytes] | None, refetch: Callable[[], list[bytes]] | None, backend: str,
-                 expected: Callable[[int], str] | None = None):
-        self._backend = backend
-        self._expected = expected
+    def __init__(self, totals: list[float], values: list[float], names: list[str], texts: Sequence[str],
+                 columns: _Columns | None, indices: list[int], backend: str,
+                 expected: Callable[[int], str | None] | None = None):
         self._totals = totals
         self._values = values
-        self._flags = flags
         self._names = names
-        self._lines = lines
-        self._refetch = refetch
+        self._texts = texts
+        self._columns = columns
+        self._indices = indices
+        self._backend = backend
+        self._expected = expected
         self._cache: dict[int, ScoringResult] = {}
+        self.errors: dict[int, str] = dict(columns.errors) if columns is not None else {}
 
     @classmethod
     def of(cls, results: Sequence[ScoringResult]) -> ScoringResults:
         """Results already built, as a ``ScoringResults``."""
-        out = cls([float(r.total) for r in results], [], b"", [], None, None, "python")
+        out = cls([float(r.total) for r in results], [], [], (), None, [], "python")
         out._cache.update(enumerate(results))
+        out.errors = {i: r.metadata["error"] for i, r in enumerate(results) if "error" in r.metadata}
         return out
 
     @property
@@ -96,7 +184,7 @@ class ScoringResults(Sequence[ScoringResult]):
     def __getitem__(self, i: int | slice) -> ScoringResult | list[ScoringResult]:
         if isinstance(i, slice):
             return [self[k] for k in range(*i.indices(len(self)))]
-        n = len(self)
+        n = len(self._totals)
         if i < 0:
             i += n
         if not 0 <= i < n:
@@ -107,8 +195,13 @@ class ScoringResults(Sequence[ScoringResult]):
         return r
 
     def __iter__(self) -> Iterator[ScoringResult]:
-        for i in range(len(self)):
-            yield self[i]
+        get = self._cache.get
+        build = self._build
+        for i in range(len(self._totals)):
+            r = get(i)
+            if r is None:
+                r = self._cache[i] = build(i)
+            yield r
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Sequence):
@@ -118,47 +211,48 @@ class ScoringResults(Sequence[ScoringResult]):
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
-        return f"ScoringResults({len(self)} items, mean total {sum(self._totals) / max(len(self), 1):.4f})"
+        failed = f", {len(self.errors)} failed" if self.errors else ""
+        return f"ScoringResults({len(self)} items, mean total {sum(self._totals) / max(len(self), 1):.4f}{failed})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled as built results, so a worker process can return them.
+        return (ScoringResults.of, (list(self),))
 
     def _build(self, i: int) -> ScoringResult:
-        if self._lines is None:
-            assert self._refetch is not None
-            self._lines = self._refetch()
-            self._refetch = None
-        k = len(self._names)
-        line = _loads(self._lines[i])
-        signals = {name: self._values[i * k + j] for j, name in enumerate(self._names)}
-        expected = line["expected"]
-        if expected is None and self._expected is not None:
-            expected = self._expected(i)
-        return _result(self._totals[i], signals, line, self._names, self._backend, expected)
-
-
-_loads = json.loads
-_new = object.__new__
-_set = object.__setattr__
-
-
-def _result(total: float, signals: dict[str, float], line: dict[str, Any], names: list[str], backend: str,
-            expected: str | None) -> ScoringResult:
-    """A ScoringResult from one rich line of the library (built without the frozen __init__, which is slow)."""
-    answer = line["answer"]
-    extraction = line["extraction"]
-    metadata: dict[str, Any] = {}
-    for name in names:
-        if name == "correctness":
-            if answer is None:
-                metadata[name] = {"extracted": None, "extraction": extraction}
-            else:
-                metadata[name] = {"extracted": answer, "expected": expected, "extraction": extraction}
+        names = self._names
+        k = len(names)
+        if k == 1:
+            signals = {names[0]: self._values[i]}
         else:
-            metadata[name] = {"extraction": extraction}
-    metadata["backend"] = backend
-    if line["error"] is not None:
-        metadata["error"] = line["error"]
-    r = _new(ScoringResult)
-    _set(r, "__dict__", {"total": total, "signals": signals, "extracted_answer": answer, "metadata": metadata})
-    return r
+            signals = dict(zip(names, self._values[i * k: (i + 1) * k], strict=True))
+        r = _new(ScoringResult)
+        r.__dict__.update(total=self._totals[i], signals=signals,
+                          extracted_answer=self._columns.answer(i, self._texts[i]),  # type: ignore[union-attr]
+                          _metadata_source=(self, i))
+        return r
+
+    def _metadata(self, i: int) -> dict[str, Any]:
+        cols = self._columns
+        assert cols is not None
+        answer = cols.answer(i, self._texts[i])
+        extraction = cols.extraction(i)
+        metadata: dict[str, Any] = {}
+        for name in self._names:
+            if name == "correctness":
+                if answer is None:
+                    metadata[name] = {"extracted": None, "extraction": extraction}
+                else:
+                    expected = cols.expected.get(self._indices[i])
+                    if expected is None and self._expected is not None:
+                        expected = self._expected(self._indices[i])
+                    metadata[name] = {"extracted": answer, "expected": expected, "extraction": extraction}
+            else:
+                metadata[name] = {"extraction": extraction}
+        metadata["backend"] = self._backend
+        error = self.errors.get(i)
+        if error is not None:
+            metadata["error"] = error
+        return metadata
 
 
 class Scorer:
@@ -230,52 +324,34 @@ class Scorer:
         """
         if not self._native:
             return self._score_python(task_index, response)
-        if self.environment.backend != "native":
-            return self._run((task_index,), (response,), rich=True)[0]
-        # One item: this thread's preallocated buffers and no batch object.
-        b = getattr(_single, "buffers", None)
-        if b is None or b[0] is not self:
-            b = _single.buffers = (self, ffi.new("int64_t[1]"), ffi.new("double[1]"),
-                                   ffi.new("double[]", len(self._names)), ffi.new("uint8_t[1]"), ffi.new("char **"),
-                                   ffi.new("size_t *"))
-        _, idx, total, values, flags, out, out_len = b
-        if isinstance(task_index, bool):
-            raise TypeError("task_index must be an int, got bool")
-        try:
-            idx[0] = task_index
-        except (TypeError, OverflowError):
-            raise self._index_error((task_index,)) from None
-        texts = (response,)
-        rc = _native.lib().llenvs_score_pytuple(self.environment.handle, idx, ffi.cast("void *", id(texts)), 1,
-                                                total, values, flags, 1, out, out_len)
-        if rc != _native.OK:
-            if rc == _native.ERR_ENCODING:
-                _native.take_buffer(out, out_len)
-                return self._run((task_index,), texts, rich=True)[0]
-            _native.raise_for(rc, _native.take_buffer(out, out_len))
-        line = _loads(_native.take_buffer(out, out_len))
-        names = self._names
-        signals = {name: values[j] for j, name in enumerate(names)} if len(names) > 1 else {names[0]: values[0]}
-        return _result(total[0], signals, line, names, "native", line["expected"])
+        if isinstance(response, (bytes, bytearray)):
+            raise TypeError(f"response must be a str, got {type(response).__name__}")
+        return self._run((task_index,), (response,), rich=True)[0]
 
     def score_batch(self, task_indices: Sequence[int], responses: Sequence[str]) -> ScoringResults:
         """Score ``responses[i]`` against task ``task_indices[i]`` for every i (in one call into Go when
         the environment is Go-backed).
 
         An item whose scoring fails (its ``step`` raises, or scoring in Go
-        fails) gets total 0.0 and ``metadata["error"]``; the others are
-        unaffected.
+        fails) gets total 0.0 and ``metadata["error"]``, and is listed in
+        the results' ``errors``; the others are unaffected.
 
         Raises:
             ValueError: the two sequences differ in length.
             TaskIndexError: a task index is out of range (names its position);
                 for an environment scored in Python, what its ``reset`` raises.
-            TypeError: an index is not an int or a response is not a str.
+            TypeError: an index is not an int, ``responses`` is a str or bytes,
+                or a response is not a str.
         """
-        return self._run(task_indices, responses, rich=False)
+        return self._run(task_indices, responses, rich=True)
 
     def totals(self, task_indices: Sequence[int], responses: Sequence[str]) -> list[float]:
-        """Only the total reward per response: the fast path reward functions use."""
+        """Only the total reward per response: the fast path reward functions use.
+
+        A response that cannot be scored gets 0.0, and a
+        :class:`ScoringFailureWarning` says how many failed and where
+        (``score_batch`` gives each one's reason).
+        """
         return self._run(task_indices, responses, rich=False)._totals
 
     # -- environments scored in Python: llenvs' reset + step -----------------
@@ -302,6 +378,9 @@ class Scorer:
         return ScoringResults.of(results)
 
     def _run(self, task_indices: Sequence[int], responses: Sequence[str], rich: bool) -> ScoringResults:
+        if isinstance(responses, (str, bytes, bytearray)):
+            raise TypeError(f"responses must be a sequence of str, got a {type(responses).__name__}; "
+                            "wrap a single response in a list")
         if not self._native:
             return self._run_python(task_indices, responses)
         texts = responses if type(responses) is tuple else tuple(responses)
@@ -310,42 +389,64 @@ class Scorer:
         n = len(texts)
         if len(task_indices) != n:
             raise ValueError(f"task_indices and responses must have the same length, got {len(task_indices)} and {n}")
-        try:
-            idx = ffi.new("int64_t[]", task_indices)
-        except (TypeError, OverflowError):
-            raise self._index_error(task_indices) from None
         names = self._names
-        totals = ffi.new("double[]", n)
-        values = ffi.new("double[]", n * len(names))
-        flags = ffi.new("uint8_t[]", n)
+        if n == 1:
+            # One item: this thread's scratch arrays, no allocation per call.
+            scratch = getattr(_single, "arrays", None)
+            if scratch is None:
+                scratch = _single.arrays = {}
+            arrays = scratch.get(len(names))
+            if arrays is None:
+                arrays = scratch[len(names)] = (ffi.new("int64_t[1]"), ffi.new("double[1]"),
+                                                ffi.new("double[]", len(names)), ffi.new("uint8_t[1]"))
+            idx, totals, values, flags = arrays
+            t = task_indices[0]
+            if isinstance(t, bool):
+                raise TypeError("task_indices[0] must be an int, got bool")
+            try:
+                idx[0] = t
+            except (TypeError, OverflowError):
+                raise self._index_error(task_indices) from None
+        else:
+            try:
+                idx = ffi.new("int64_t[]", task_indices)
+            except (TypeError, OverflowError):
+                raise self._index_error(task_indices) from None
+            totals = ffi.new("double[]", n)
+            values = ffi.new("double[]", n * len(names))
+            flags = ffi.new("uint8_t[]", n)
         env = self.environment
         python_backend = env.backend == "python"
-        lines = self._call(idx, texts, totals, values, flags, rich or python_backend)
-        if python_backend:
-            self._python_correctness(idx, lines, totals, values)
+        data = self._call(idx, texts, totals, values, flags, rich or python_backend)
+        columns = _Columns(data) if data else None
+        indices = list(task_indices) if rich or python_backend else []
+        if python_backend and columns is not None:
+            self._python_correctness(indices, texts, columns, totals, values)
+        results = ScoringResults(ffi.unpack(totals, n), ffi.unpack(values, n * len(names)), names, texts, columns,
+                                 indices, env.backend,
+                                 (lambda i: str(env.entry(i)["answer"])) if python_backend else None)
+        status = ffi.buffer(flags, n)[:]
+        if not rich and (b"\x02" in status or b"\x03" in status):  # LLENVS_ITEM_ERROR set
+            failed = [k for k in range(n) if flags[k] & _native.ITEM_ERROR]
+            warnings.warn(ScoringFailureWarning(
+                f"{len(failed)} of {n} responses could not be scored and got 0.0 (first at position {failed[0]}); "
+                "Scorer.score_batch reports why in its errors"), stacklevel=3)
+        return results
 
-        def refetch() -> list[bytes]:
-            return self._call(idx, texts, ffi.new("double[]", n), ffi.new("double[]", n * len(names)),
-                              ffi.new("uint8_t[]", n), True)
-
-        return ScoringResults(ffi.unpack(totals, n), ffi.unpack(values, n * len(names)), ffi.unpack(flags, n),
-                              names, lines if rich or python_backend else None,
-                              None if rich or python_backend else refetch, env.backend,
-                              (lambda i: str(env.entry(idx[i])["answer"])) if python_backend else None)
-
-    def _python_correctness(self, idx: Any, lines: list[bytes], totals: Any, values: Any) -> None:
+    def _python_correctness(self, indices: list[int], texts: Sequence[str], columns: _Columns, totals: Any,
+                            values: Any) -> None:
         # Tasks without a native port: Go extracted the answers, reasoning-gym scores them.
         k = len(self._names)
         j = self._names.index("correctness")
         weight = self.environment.signal_specs[j]["weight"]
-        for i, raw in enumerate(lines):
-            answer = json.loads(raw)["answer"]
+        for i, text in enumerate(texts):
+            answer = columns.answer(i, text)
             if answer is not None:
-                c = self.environment.correctness(idx[i], answer)
+                c = self.environment.correctness(indices[i], answer)
                 values[i * k + j] = c
                 totals[i] += c * weight
 
-    def _call(self, idx: Any, texts: tuple, totals: Any, values: Any, flags: Any, rich: bool) -> list[bytes]:
+    def _call(self, idx: Any, texts: tuple, totals: Any, values: Any, flags: Any, rich: bool) -> bytes:
         n = len(texts)
         handle = self.environment.handle
         L = _native.lib()
@@ -359,7 +460,7 @@ class Scorer:
         data = _native.take_buffer(out, out_len)
         if rc != _native.OK:
             _native.raise_for(rc, data)
-        return data.split(b"\n") if rich and n else []
+        return data if rich and n else b""
 
     def _index_error(self, task_indices: Sequence[int]) -> Exception:
         for i, t in enumerate(task_indices):
