@@ -136,8 +136,6 @@ func llenvsgo_call(method *C.char, req *C.char, reqLen C.size_t, out **C.char, o
 			"max_procs": runtime.GOMAXPROCS(0), "num_cpu": runtime.NumCPU()}, out, outLen)
 	case "list_environments":
 		return reply(core.ListEnvironments(), out, outLen)
-	case "extractors":
-		return reply(extract.Names(), out, outLen)
 	case "panic_for_test":
 		var p *core.Spec
 		_ = p.Name // a nil dereference: proves recovery works from Python

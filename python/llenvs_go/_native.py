@@ -192,7 +192,7 @@ def raise_for(rc: int, message: bytes | str) -> None:
 
 
 def call(method: str, request: dict[str, Any] | None = None) -> Any:
-    """A process-wide call (``info``, ``list_environments``, ``extractors``)."""
+    """A process-wide call (``info``, ``list_environments``)."""
     L = lib()
     req = json.dumps(request or {}).encode()
     out = ffi.new("char **")
