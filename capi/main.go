@@ -127,20 +127,24 @@ func llenvsgo_set_max_procs(n C.int32_t) (rc C.int32_t) {
 //export llenvsgo_live_handles
 func llenvsgo_live_handles() C.int64_t { return C.int64_t(liveCount.Load()) }
 
+// testHooks are the extra llenvs_call methods of a library built with
+// -tags llenvs_testhooks (testhooks.go); without the tag there are none.
+var testHooks = map[string]func(){}
+
 //export llenvsgo_call
 func llenvsgo_call(method *C.char, req *C.char, reqLen C.size_t, out **C.char, outLen *C.size_t) (rc C.int32_t) {
 	defer guard(&rc, out, outLen)
 	switch m := C.GoString(method); m {
 	case "info":
 		return reply(map[string]any{"abi_version": 1, "go_version": runtime.Version(), "json": codecName,
-			"max_procs": runtime.GOMAXPROCS(0), "num_cpu": runtime.NumCPU()}, out, outLen)
+			"max_procs": runtime.GOMAXPROCS(0), "num_cpu": runtime.NumCPU(), "test_hooks": len(testHooks) > 0}, out, outLen)
 	case "list_environments":
 		return reply(core.ListEnvironments(), out, outLen)
-	case "panic_for_test":
-		var p *core.Spec
-		_ = p.Name // a nil dereference: proves recovery works from Python
-		return statusOK
 	default:
+		if hook, ok := testHooks[m]; ok {
+			hook()
+			return statusOK
+		}
 		return fail(fmt.Errorf("unknown method %q", m), out, outLen)
 	}
 }

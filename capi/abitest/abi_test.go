@@ -36,7 +36,7 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	so := filepath.Join(dir, "libllenvs.so")
-	build := exec.Command("go", "build", "-buildmode=c-shared", "-o", so, "../")
+	build := exec.Command("go", "build", "-buildmode=c-shared", "-tags", "llenvs_testhooks", "-o", so, "../")
 	build.Stderr = os.Stderr
 	if err := build.Run(); err != nil {
 		panic("building the library: " + err.Error())
