@@ -59,21 +59,29 @@ func toC(b []byte, out **C.char, outLen *C.size_t) {
 	}
 }
 
-// fail reports err through out and returns its status class.
+// fail reports err through out as the error buffer of llenvs.h and
+// returns its status class.
 func fail(err error, out **C.char, outLen *C.size_t) C.int32_t {
-	toC([]byte(err.Error()), out, outLen)
+	rep := errorReply{Message: err.Error(), Kind: "invalid"}
+	status := C.int32_t(statusInvalid)
 	var ie *core.IndexError
 	var nf *strictcfg.NotFoundError
+	var uk *strictcfg.UnknownKeyError
 	var he *handleError
 	switch {
 	case errors.As(err, &ie):
-		return statusIndex
+		rep.Kind, status = "index", statusIndex
 	case errors.As(err, &nf):
-		return statusNotFound
+		rep.Kind, status = "not_found", statusNotFound
+		rep.Key, rep.Suggestion, rep.Valid = nf.Name, nf.Suggestion, nf.Valid
+	case errors.As(err, &uk):
+		rep.Kind = "unknown_key"
+		rep.Key, rep.Suggestion, rep.Valid = uk.Key, uk.Suggestion, uk.Valid
 	case errors.As(err, &he):
-		return statusHandle
+		rep.Kind, status = "handle", statusHandle
 	}
-	return statusInvalid
+	toC(rep.encode(), out, outLen)
+	return status
 }
 
 // guard turns a panic in an export into statusPanic with a message.
@@ -81,7 +89,8 @@ func guard(rc *C.int32_t, out **C.char, outLen *C.size_t) {
 	if r := recover(); r != nil {
 		buf := make([]byte, 4096)
 		buf = buf[:runtime.Stack(buf, false)]
-		toC([]byte(fmt.Sprintf("internal error in llenvs-go (please report): %v\n%s", r, buf)), out, outLen)
+		rep := errorReply{Message: fmt.Sprintf("internal error in llenvs-go (please report): %v\n%s", r, buf), Kind: "panic"}
+		toC(rep.encode(), out, outLen)
 		*rc = statusPanic
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"unsafe"
@@ -100,17 +101,39 @@ func TestVersionThreadsAndInfo(t *testing.T) {
 	}
 }
 
+// errorBuffer is the error buffer of llenvs.h.
+type errorBuffer struct {
+	Message    string   `json:"message"`
+	Kind       string   `json:"kind"`
+	Key        *string  `json:"key"`
+	Suggestion *string  `json:"suggestion"`
+	Valid      []string `json:"valid"`
+}
+
+func decodeError(t *testing.T, raw string) errorBuffer {
+	t.Helper()
+	var e errorBuffer
+	if err := json.Unmarshal([]byte(raw), &e); err != nil {
+		t.Fatalf("error buffer %q is not the JSON object of llenvs.h: %v", raw, err)
+	}
+	return e
+}
+
 func TestErrorsCarryStatusAndMessage(t *testing.T) {
+	str := func(s string) *string { return &s }
 	tests := []struct {
-		name, cfg string
-		rc        int32
-		msg       string
+		name, cfg       string
+		rc              int32
+		kind, msg       string
+		key, suggestion *string
+		valid           bool
 	}{
-		{"malformed JSON", `{"name":`, -1, "malformed JSON"},
-		{"unknown task", `{"name":"nope"}`, -6, "no native port"},
-		{"unknown adapter", `{"name":"leg_counting","adapter":"x"}`, -6, "not registered"},
-		{"unknown key", `{"name":"leg_counting","sead":1}`, -1, "did you mean 'seed'?"},
-		{"bad size", `{"name":"leg_counting","size":0}`, -1, "size must be a positive"},
+		{"malformed JSON", `{"name":`, -1, "invalid", "malformed JSON", nil, nil, false},
+		{"unknown task", `{"name":"nope"}`, -6, "not_found", "no native port", str("nope"), nil, true},
+		{"unknown adapter", `{"name":"leg_counting","adapter":"reasoning-gym"}`, -6, "not_found", "not registered", str("reasoning-gym"), str("reasoning_gym"), true},
+		{"unknown key", `{"name":"leg_counting","sead":1}`, -1, "unknown_key", "did you mean 'seed'?", str("sead"), str("seed"), true},
+		{"unknown extractor", `{"name":"leg_counting","answer_extractor":"boxd"}`, -6, "not_found", "extractor 'boxd' not found", str("boxd"), str("boxed"), true},
+		{"bad size", `{"name":"leg_counting","size":0}`, -1, "invalid", "size must be a positive", nil, nil, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -118,9 +141,13 @@ func TestErrorsCarryStatusAndMessage(t *testing.T) {
 			var out unsafe.Pointer
 			var n uintptr
 			rc := lib.envNew([]byte(tt.cfg), uintptr(len(tt.cfg)), &h, &out, &n)
-			msg := take(out, n)
-			if rc != tt.rc || !strings.Contains(msg, tt.msg) {
-				t.Errorf("rc %d msg %q; want rc %d containing %q", rc, msg, tt.rc, tt.msg)
+			e := decodeError(t, take(out, n))
+			if rc != tt.rc || e.Kind != tt.kind || !strings.Contains(e.Message, tt.msg) {
+				t.Errorf("rc %d %+v; want rc %d, kind %q, a message containing %q", rc, e, tt.rc, tt.kind, tt.msg)
+			}
+			if !reflect.DeepEqual(e.Key, tt.key) || !reflect.DeepEqual(e.Suggestion, tt.suggestion) || (e.Valid != nil) != tt.valid {
+				t.Errorf("key %v, suggestion %v, valid %v; want %v, %v, valid listed: %v",
+					deref(e.Key), deref(e.Suggestion), e.Valid, deref(tt.key), deref(tt.suggestion), tt.valid)
 			}
 		})
 	}
@@ -129,8 +156,8 @@ func TestErrorsCarryStatusAndMessage(t *testing.T) {
 	if rc := lib.call("panic_for_test", nil, 0, &out, &n); rc != -4 {
 		t.Errorf("panic rc %d", rc)
 	}
-	if msg := take(out, n); !strings.Contains(msg, "nil pointer") {
-		t.Errorf("panic message %q", msg)
+	if e := decodeError(t, take(out, n)); e.Kind != "panic" || !strings.Contains(e.Message, "nil pointer") {
+		t.Errorf("panic error %+v", e)
 	}
 }
 
@@ -193,4 +220,11 @@ func TestHandleLifecycleAndScoring(t *testing.T) {
 	if lib.liveHandles() != base {
 		t.Errorf("live handles %d after close, want %d", lib.liveHandles(), base)
 	}
+}
+
+func deref(p *string) any {
+	if p == nil {
+		return nil
+	}
+	return *p
 }
