@@ -473,7 +473,7 @@ func TestRegisteredExtractors(t *testing.T) {
 		if ex.Name() != name {
 			t.Errorf("NewExtractor(%q).Name() = %q", name, ex.Name())
 		}
-		// The zero extraction (no response at all) must strictcfg.Describe cleanly.
+		// The zero extraction (no response at all) must describe cleanly.
 		if m := ex.Describe(Extraction{}); m["found"] != false {
 			t.Errorf("%s.Describe(Extraction{}) = %v", name, m)
 		}
