@@ -7,6 +7,9 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip
 TEST_DEPS := cffi pytest datasets pyyaml reasoning-gym==0.1.25 ruff
+# GO_TAGS are the Go build tags of the library (e.g. stdjson); the Python
+# tests add llenvs_testhooks, which only test builds carry.
+GO_TAGS ?=
 
 .PHONY: demo test go-test py-test install lib bench lint clean
 
@@ -18,7 +21,7 @@ $(VENV)/.deps: python/pyproject.toml
 
 ## install: build the Go library and install the package into .venv
 install: $(VENV)/.deps
-	$(PIP) install --quiet --force-reinstall --no-deps ./python
+	LLENVS_GO_TAGS="$(GO_TAGS)" $(PIP) install --quiet --force-reinstall --no-deps ./python
 
 ## demo: set up, then print a few leg_counting tasks and score a batch
 demo: install
@@ -30,15 +33,17 @@ test: go-test py-test
 go-test:
 	go vet ./...
 	go vet -tags stdjson ./capi
+	go vet -tags llenvs_testhooks ./capi
 	go test ./...
-	go test -race -short ./core/... ./envs/... ./masking/...
+	go test -race -short ./core/... ./extract/... ./clean/... ./strictcfg/... ./pycompat/... ./envs/... ./masking/...
 
+py-test: GO_TAGS += llenvs_testhooks
 py-test: install
 	$(VENV)/bin/pytest -q python/tests
 
 ## lib: build build/libllenvs.so and its cgo header
 lib:
-	go build -buildmode=c-shared -o build/libllenvs.so ./capi
+	go build -buildmode=c-shared -tags "$(GO_TAGS)" -o build/libllenvs.so ./capi
 
 ## bench: the Python baselines and llenvs-go side by side (scoring, generation, one score call)
 bench: install
@@ -49,6 +54,7 @@ lint: $(VENV)/.deps
 	@test -z "$$(gofmt -l .)" || (gofmt -l .; echo "gofmt: files above need formatting"; exit 1)
 	go vet ./...
 	go vet -tags stdjson ./capi
+	go vet -tags llenvs_testhooks ./capi
 	$(VENV)/bin/ruff check python scripts
 
 clean:

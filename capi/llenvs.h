@@ -1,9 +1,18 @@
 /* llenvs.h: the C ABI of libllenvs, the contract between the Go core and
  * its callers. Every function returns a status (0 = OK, negative = an error
  * class below) unless noted. Result and error buffers are allocated with
- * malloc and must be released with llenvs_free; on error *out holds a
- * NUL-terminated UTF-8 message. Structured data travels as UTF-8 JSON;
- * bulk data (responses, indices, rewards) as raw arrays.
+ * malloc and must be released with llenvs_free. Structured data travels as
+ * UTF-8 JSON; bulk data (responses, indices, rewards) as raw arrays.
+ *
+ * On error *out holds a NUL-terminated UTF-8 JSON object:
+ *   {"message": "...", "kind": "...", "key": "...", "suggestion": "...", "valid": ["...", ...]}
+ * message is the human-readable text. kind is "invalid", "unknown_key",
+ * "not_found", "index", "handle", "stale", "panic", "forked" or "encoding".
+ * key (the unknown key or name), suggestion (the nearest valid one, when
+ * one is close enough to be a plausible typo) and
+ * valid (every valid one, sorted) are present only when known: for an
+ * unknown configuration key (kind "unknown_key", status LLENVS_ERR_INVALID)
+ * and an unknown name (kind "not_found", status LLENVS_ERR_NOT_FOUND).
  *
  * Lifecycle: llenvs_env_reset starts an episode of an environment and
  * returns its handle with {"observation", "hidden", "info"};

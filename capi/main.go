@@ -20,7 +20,6 @@ import (
 	"github.com/llenvs/llenvs-go/core"
 	_ "github.com/llenvs/llenvs-go/envs/external"
 	_ "github.com/llenvs/llenvs-go/envs/reasoninggym"
-	"github.com/llenvs/llenvs-go/extract"
 	"github.com/llenvs/llenvs-go/strictcfg"
 )
 
@@ -60,24 +59,32 @@ func toC(b []byte, out **C.char, outLen *C.size_t) {
 	}
 }
 
-// fail reports err through out and returns its status class.
+// fail reports err through out as the error buffer of llenvs.h and
+// returns its status class.
 func fail(err error, out **C.char, outLen *C.size_t) C.int32_t {
-	toC([]byte(err.Error()), out, outLen)
+	rep := errorReply{Message: err.Error(), Kind: "invalid"}
+	status := C.int32_t(statusInvalid)
 	var ie *core.IndexError
 	var nf *strictcfg.NotFoundError
+	var uk *strictcfg.UnknownKeyError
 	var he *handleError
 	var se *core.StaleStateError
 	switch {
 	case errors.As(err, &se):
-		return statusStale
+		rep.Kind, status = "stale", statusStale
 	case errors.As(err, &ie):
-		return statusIndex
+		rep.Kind, status = "index", statusIndex
 	case errors.As(err, &nf):
-		return statusNotFound
+		rep.Kind, status = "not_found", statusNotFound
+		rep.Key, rep.Suggestion, rep.Valid = nf.Name, nf.Suggestion, nf.Valid
+	case errors.As(err, &uk):
+		rep.Kind = "unknown_key"
+		rep.Key, rep.Suggestion, rep.Valid = uk.Key, uk.Suggestion, uk.Valid
 	case errors.As(err, &he):
-		return statusHandle
+		rep.Kind, status = "handle", statusHandle
 	}
-	return statusInvalid
+	toC(rep.encode(), out, outLen)
+	return status
 }
 
 // guard turns a panic in an export into statusPanic with a message.
@@ -85,7 +92,8 @@ func guard(rc *C.int32_t, out **C.char, outLen *C.size_t) {
 	if r := recover(); r != nil {
 		buf := make([]byte, 4096)
 		buf = buf[:runtime.Stack(buf, false)]
-		toC([]byte(fmt.Sprintf("internal error in llenvs-go (please report): %v\n%s", r, buf)), out, outLen)
+		rep := errorReply{Message: fmt.Sprintf("internal error in llenvs-go (please report): %v\n%s", r, buf), Kind: "panic"}
+		toC(rep.encode(), out, outLen)
 		*rc = statusPanic
 	}
 }
@@ -131,26 +139,28 @@ func llenvsgo_set_max_procs(n C.int32_t) (rc C.int32_t) {
 //export llenvsgo_live_handles
 func llenvsgo_live_handles(kind C.int32_t) C.int64_t { return C.int64_t(liveHandles(handleKind(kind))) }
 
+// testHooks are the extra llenvs_call methods of a library built with
+// -tags llenvs_testhooks (testhooks.go); without the tag there are none.
+var testHooks = map[string]func(){}
+
 //export llenvsgo_call
 func llenvsgo_call(method *C.char, req *C.char, reqLen C.size_t, out **C.char, outLen *C.size_t) (rc C.int32_t) {
 	defer guard(&rc, out, outLen)
 	switch m := C.GoString(method); m {
 	case "info":
 		return reply(map[string]any{"abi_version": 2, "go_version": runtime.Version(), "json": codecName,
-			"max_procs": runtime.GOMAXPROCS(0), "num_cpu": runtime.NumCPU()}, out, outLen)
+			"max_procs": runtime.GOMAXPROCS(0), "num_cpu": runtime.NumCPU(), "test_hooks": len(testHooks) > 0}, out, outLen)
 	case "list_environments":
 		return reply(core.ListEnvironments(), out, outLen)
-	case "extractors":
-		return reply(extract.Names(), out, outLen)
 	case "extract":
 		return rawReply(callExtract, req, reqLen, out, outLen)
 	case "clean":
 		return rawReply(callClean, req, reqLen, out, outLen)
-	case "panic_for_test":
-		var p *core.Spec
-		_ = p.Name // a nil dereference: proves recovery works from Python
-		return statusOK
 	default:
+		if hook, ok := testHooks[m]; ok {
+			hook()
+			return statusOK
+		}
 		return fail(fmt.Errorf("unknown method %q", m), out, outLen)
 	}
 }

@@ -11,18 +11,18 @@ import (
 
 // Sections of the rich scoring buffer, in order (see packScored).
 const (
-	scoredAnswerKind    = iota // uint8 per item: answerNone, answerSpan or answerOwn
-	scoredAnswerStart          // int64 per item
-	scoredAnswerEnd            // int64 per item
-	scoredAnswerData           // UTF-8 of the answers that are not spans of their response
-	scoredMetaOffsets          // int64 [n+1] into scoredMetaData
-	scoredMetaData             // one JSON object per item: the extraction metadata
-	scoredExpectedIndex        // int64 per distinct task index that has a ground truth
-	scoredExpectedOffset       // int64 [m+1]
-	scoredExpectedData         // UTF-8
-	scoredErrorItem            // int64 per failed item: its position in the batch
-	scoredErrorOffsets         // int64 [e+1]
-	scoredErrorData            // UTF-8
+	scoredAnswerKind     = iota // uint8 per item: answerNone, answerSpan or answerOwn
+	scoredAnswerStart           // int64 per item
+	scoredAnswerEnd             // int64 per item
+	scoredAnswerData            // UTF-8 of the answers that are not spans of their response
+	scoredMetaOffsets           // int64 [n+1] into scoredMetaData
+	scoredMetaData              // one JSON object per item: the extraction metadata
+	scoredExpectedIndex         // int64 per distinct task index that has a ground truth
+	scoredExpectedOffset        // int64 [m+1]
+	scoredExpectedData          // UTF-8
+	scoredErrorItem             // int64 per failed item: its position in the batch
+	scoredErrorOffsets          // int64 [e+1]
+	scoredErrorData             // UTF-8
 	scoredSections
 )
 

@@ -18,17 +18,22 @@ __attribute__((constructor)) static void install_fork_guard(void) {
     pthread_atfork(NULL, NULL, mark_forked);
 }
 
+/* The error buffer of llenvs.h for an error raised here, before Go is
+ * entered. msg must need no JSON escaping. */
+static void set_error(char **out, size_t *out_len, const char *kind, const char *msg) {
+    if (out == NULL) return;
+    size_t n = strlen(msg) + strlen(kind) + sizeof "{\"message\":\"\",\"kind\":\"\"}";
+    char *p = malloc(n);
+    if (p != NULL) snprintf(p, n, "{\"message\":\"%s\",\"kind\":\"%s\"}", msg, kind);
+    *out = p;
+    if (out_len != NULL) *out_len = p ? strlen(p) : 0;
+}
+
 static int32_t fork_error(char **out, size_t *out_len) {
-    static const char msg[] =
-        "llenvs-go cannot be used in a process forked after the library was loaded "
-        "(the Go runtime does not survive fork); use the 'spawn' or 'forkserver' "
-        "multiprocessing start method";
-    if (out != NULL) {
-        char *p = malloc(sizeof msg);
-        if (p != NULL) memcpy(p, msg, sizeof msg);
-        *out = p;
-        if (out_len != NULL) *out_len = p ? sizeof msg - 1 : 0;
-    }
+    set_error(out, out_len, "forked",
+              "llenvs-go cannot be used in a process forked after the library was loaded "
+              "(the Go runtime does not survive fork); use the 'spawn' or 'forkserver' "
+              "multiprocessing start method");
     return LLENVS_ERR_FORKED;
 }
 
@@ -129,15 +134,6 @@ int32_t llenvs_set_python_api(void *gil_ensure, void *gil_release, void *as_utf8
     return LLENVS_OK;
 }
 
-static int32_t set_message(char **out, size_t *out_len, const char *msg) {
-    size_t n = strlen(msg);
-    char *p = malloc(n + 1);
-    if (p != NULL) memcpy(p, msg, n + 1);
-    *out = p;
-    *out_len = p ? n : 0;
-    return 0;
-}
-
 /* Scores the str items of a Python tuple without copying them: under the
  * GIL it collects each str's own UTF-8 buffer (cached by CPython for the
  * str's lifetime; the caller keeps the tuple alive), then releases the GIL
@@ -146,7 +142,7 @@ int32_t llenvs_score_pytuple(uint64_t handle, const int64_t *indices, void *text
                              double *values, uint8_t *flags, int32_t rich, char **out, size_t *out_len) {
     if (forked) return fork_error(out, out_len);
     if (py.gil_ensure == NULL) {
-        set_message(out, out_len, "llenvs_score_pytuple: llenvs_set_python_api was not called");
+        set_error(out, out_len, "invalid", "llenvs_score_pytuple: llenvs_set_python_api was not called");
         return LLENVS_ERR_INVALID;
     }
     size_t m = n ? n : 1;
@@ -155,7 +151,7 @@ int32_t llenvs_score_pytuple(uint64_t handle, const int64_t *indices, void *text
     if (ptrs == NULL || lens == NULL) {
         free(ptrs);
         free(lens);
-        set_message(out, out_len, "llenvs_score_pytuple: out of memory");
+        set_error(out, out_len, "invalid", "llenvs_score_pytuple: out of memory");
         return LLENVS_ERR_INVALID;
     }
     int bad = -1;
@@ -176,7 +172,7 @@ int32_t llenvs_score_pytuple(uint64_t handle, const int64_t *indices, void *text
     if (bad >= 0) {
         char msg[128];
         snprintf(msg, sizeof msg, "response %d is not a str encodable as UTF-8", bad);
-        set_message(out, out_len, msg);
+        set_error(out, out_len, "encoding", msg);
         rc = LLENVS_ERR_ENCODING;
     } else {
         rc = llenvsgo_score_texts(handle, (int64_t *)indices, (char **)ptrs, lens, n, totals, values, flags, rich, out,

@@ -2,7 +2,7 @@ package extract
 
 import "github.com/llenvs/llenvs-go/clean"
 
-// Cleaned is llenvs' Cleaned: pre-cleaners applied to
+// Cleaned is llenvs' CleanedExtractor: pre-cleaners applied to
 // the response, the inner extractor, then post-cleaners applied to the
 // answer when one was found. Its Name is the inner extractor's.
 type Cleaned struct {

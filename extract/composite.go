@@ -7,7 +7,7 @@ import (
 	"github.com/llenvs/llenvs-go/strictcfg"
 )
 
-// Composite is llenvs' Composite: it tries its
+// Composite is llenvs' CompositeExtractor: it tries its
 // extractors in order and the first that finds an answer wins. Describe
 // adds extractor_index and extractor_type (llenvs' class name, e.g.
 // "BoxedExtractor") to the winner's metadata; when none finds anything the

@@ -1,11 +1,13 @@
 package extract
 
 import (
+	"errors"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/llenvs/llenvs-go/pycompat"
+	"github.com/llenvs/llenvs-go/strictcfg"
 )
 
 // exCase is one extraction: the response and the answer expected, or
@@ -437,12 +439,14 @@ func TestPatternAnswer(t *testing.T) {
 func TestExtractorConfigStrict(t *testing.T) {
 	for _, name := range Names() {
 		_, err := New(name, map[string]any{"no_such_key": 1})
-		if err == nil || !strings.Contains(err.Error(), "unknown key 'no_such_key'") {
+		var uk *strictcfg.UnknownKeyError
+		if !errors.As(err, &uk) || uk.Key != "no_such_key" || !strings.Contains(err.Error(), "unknown key 'no_such_key'") {
 			t.Errorf("%s: unknown key accepted or badly reported: %v", name, err)
 		}
 	}
 	_, err := New("boxd", nil)
-	if err == nil || !strings.Contains(err.Error(), "did you mean 'boxed'?") {
+	var nf *strictcfg.NotFoundError
+	if !errors.As(err, &nf) || nf.Name != "boxd" || nf.Suggestion != "boxed" || !strings.Contains(err.Error(), "did you mean 'boxed'?") {
 		t.Errorf("unknown extractor: %v", err)
 	}
 }
@@ -469,7 +473,7 @@ func TestRegisteredExtractors(t *testing.T) {
 		if ex.Name() != name {
 			t.Errorf("NewExtractor(%q).Name() = %q", name, ex.Name())
 		}
-		// The zero extraction (no response at all) must strictcfg.Describe cleanly.
+		// The zero extraction (no response at all) must describe cleanly.
 		if m := ex.Describe(Extraction{}); m["found"] != false {
 			t.Errorf("%s.Describe(Extraction{}) = %v", name, m)
 		}

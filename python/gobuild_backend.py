@@ -1,7 +1,8 @@
 """A dependency-free PEP 517/660 build backend for llenvs-go.
 
 It runs ``go build -buildmode=c-shared`` on the repository's ``capi`` package
-and packs the shared library with the pure-Python package into a
+(with ``-tags`` from ``$LLENVS_GO_TAGS``, comma- or space-separated, e.g.
+``stdjson`` or ``llenvs_testhooks``) and packs the shared library with the pure-Python package into a
 ``py3-none-<platform>`` wheel (the library does not link against libpython,
 so one wheel serves every CPython). The editable variant builds the library
 into the source tree and installs a ``.pth`` file pointing at it.
@@ -38,6 +39,9 @@ def build_library(dest: str) -> str:
     out = os.path.join(os.path.abspath(dest), LIB)
     env = dict(os.environ, CGO_ENABLED="1")
     cmd = ["go", "build", "-buildmode=c-shared", "-trimpath", "-ldflags=-s -w", "-o", out, "./capi"]
+    tags = ",".join(os.environ.get("LLENVS_GO_TAGS", "").replace(",", " ").split())
+    if tags:
+        cmd[2:2] = ["-tags", tags]
     subprocess.run(cmd, cwd=REPO, env=env, check=True)
     header = os.path.splitext(out)[0] + ".h"
     if os.path.exists(header):

@@ -67,8 +67,7 @@ type UnknownKeyError struct {
 // UnknownKey returns the error for key, which is not one of valid, with
 // the nearest valid key as its suggestion.
 func UnknownKey(what, key string, valid []string) *UnknownKeyError {
-	sorted := append([]string(nil), valid...)
-	sort.Strings(sorted)
+	sorted := sortedCopy(valid)
 	return &UnknownKeyError{What: what, Key: key, Suggestion: Nearest(key, sorted), Valid: sorted}
 }
 
@@ -110,8 +109,7 @@ type NotFoundError struct {
 // not one of valid, with the nearest valid name as its suggestion. problem
 // completes the sentence: "not found", "not registered".
 func NotFound(noun, name, problem string, valid []string) *NotFoundError {
-	sorted := append([]string(nil), valid...)
-	sort.Strings(sorted)
+	sorted := sortedCopy(valid)
 	return &NotFoundError{Noun: noun, Name: name, Problem: problem, Suggestion: Nearest(name, sorted), Valid: sorted}
 }
 
@@ -132,6 +130,15 @@ func (e *NotFoundError) Error() string {
 	b.WriteString(" Available: ")
 	b.WriteString(pycompat.ReprStrings(e.Valid))
 	return b.String()
+}
+
+// sortedCopy returns the names sorted, never nil: an empty list says that
+// nothing is valid.
+func sortedCopy(names []string) []string {
+	out := make([]string, len(names))
+	copy(out, names)
+	sort.Strings(out)
+	return out
 }
 
 // writeHint ends a sentence with "; did you mean 'x'?" when there is a
@@ -287,7 +294,10 @@ func Describe(raw any) string {
 	case string:
 		return "the string " + pycompat.Repr(x)
 	case bool:
-		return fmt.Sprintf("the bool %v", x)
+		if x {
+			return "the bool True"
+		}
+		return "the bool False"
 	case []any:
 		return "a list"
 	case map[string]any:

@@ -6,10 +6,13 @@
 package abitest
 
 import (
+	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"unsafe"
@@ -45,7 +48,7 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	so := filepath.Join(dir, "libllenvs.so")
-	build := exec.Command("go", "build", "-buildmode=c-shared", "-o", so, "../")
+	build := exec.Command("go", "build", "-buildmode=c-shared", "-tags", "llenvs_testhooks", "-o", so, "../")
 	build.Stderr = os.Stderr
 	if err := build.Run(); err != nil {
 		panic("building the library: " + err.Error())
@@ -112,17 +115,39 @@ func TestVersionThreadsAndInfo(t *testing.T) {
 	}
 }
 
+// errorBuffer is the error buffer of llenvs.h.
+type errorBuffer struct {
+	Message    string   `json:"message"`
+	Kind       string   `json:"kind"`
+	Key        *string  `json:"key"`
+	Suggestion *string  `json:"suggestion"`
+	Valid      []string `json:"valid"`
+}
+
+func decodeError(t *testing.T, raw string) errorBuffer {
+	t.Helper()
+	var e errorBuffer
+	if err := json.Unmarshal([]byte(raw), &e); err != nil {
+		t.Fatalf("error buffer %q is not the JSON object of llenvs.h: %v", raw, err)
+	}
+	return e
+}
+
 func TestErrorsCarryStatusAndMessage(t *testing.T) {
+	str := func(s string) *string { return &s }
 	tests := []struct {
-		name, cfg string
-		rc        int32
-		msg       string
+		name, cfg       string
+		rc              int32
+		kind, msg       string
+		key, suggestion *string
+		valid           bool
 	}{
-		{"malformed JSON", `{"name":`, -1, "malformed JSON"},
-		{"unknown task", `{"name":"nope"}`, -6, "no native port"},
-		{"unknown adapter", `{"name":"leg_counting","adapter":"x"}`, -6, "not registered"},
-		{"unknown key", `{"name":"leg_counting","sead":1}`, -1, "did you mean 'seed'?"},
-		{"bad size", `{"name":"leg_counting","size":0}`, -1, "size must be a positive"},
+		{"malformed JSON", `{"name":`, -1, "invalid", "malformed JSON", nil, nil, false},
+		{"unknown task", `{"name":"nope"}`, -6, "not_found", "no native port", str("nope"), nil, true},
+		{"unknown adapter", `{"name":"leg_counting","adapter":"reasoning-gym"}`, -6, "not_found", "not registered", str("reasoning-gym"), str("reasoning_gym"), true},
+		{"unknown key", `{"name":"leg_counting","sead":1}`, -1, "unknown_key", "did you mean 'seed'?", str("sead"), str("seed"), true},
+		{"unknown extractor", `{"name":"leg_counting","answer_extractor":"boxd"}`, -6, "not_found", "extractor 'boxd' not found", str("boxd"), str("boxed"), true},
+		{"bad size", `{"name":"leg_counting","size":0}`, -1, "invalid", "size must be a positive", nil, nil, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -130,9 +155,13 @@ func TestErrorsCarryStatusAndMessage(t *testing.T) {
 			var out unsafe.Pointer
 			var n uintptr
 			rc := lib.envNew([]byte(tt.cfg), uintptr(len(tt.cfg)), &h, &out, &n)
-			msg := take(out, n)
-			if rc != tt.rc || !strings.Contains(msg, tt.msg) {
-				t.Errorf("rc %d msg %q; want rc %d containing %q", rc, msg, tt.rc, tt.msg)
+			e := decodeError(t, take(out, n))
+			if rc != tt.rc || e.Kind != tt.kind || !strings.Contains(e.Message, tt.msg) {
+				t.Errorf("rc %d %+v; want rc %d, kind %q, a message containing %q", rc, e, tt.rc, tt.kind, tt.msg)
+			}
+			if !reflect.DeepEqual(e.Key, tt.key) || !reflect.DeepEqual(e.Suggestion, tt.suggestion) || (e.Valid != nil) != tt.valid {
+				t.Errorf("key %v, suggestion %v, valid %v; want %v, %v, valid listed: %v",
+					deref(e.Key), deref(e.Suggestion), e.Valid, deref(tt.key), deref(tt.suggestion), tt.valid)
 			}
 		})
 	}
@@ -141,8 +170,8 @@ func TestErrorsCarryStatusAndMessage(t *testing.T) {
 	if rc := lib.call("panic_for_test", nil, 0, &out, &n); rc != -4 {
 		t.Errorf("panic rc %d", rc)
 	}
-	if msg := take(out, n); !strings.Contains(msg, "nil pointer") {
-		t.Errorf("panic message %q", msg)
+	if e := decodeError(t, take(out, n)); e.Kind != "panic" || !strings.Contains(e.Message, "nil pointer") {
+		t.Errorf("panic error %+v", e)
 	}
 }
 
@@ -209,9 +238,23 @@ func TestHandleLifecycleAndScoring(t *testing.T) {
 	if rc := lib.scoreTexts(h, &idx[0], &ptrs[0], &lens[0], 3, &totals[0], &values[0], &flags[0], 1, &out, &n); rc != 0 {
 		t.Fatalf("score rc %d: %s", rc, take(out, n))
 	}
-	lines := strings.Split(take(out, n), "\n")
-	if totals[0] != 1 || totals[1] != 0 || totals[2] != 0 || flags[0] != 1 || flags[2] != 0 || len(lines) != 3 {
-		t.Errorf("totals %v flags %v lines %q", totals, flags, lines)
+	rich := []byte(take(out, n))
+	if totals[0] != 1 || totals[1] != 0 || totals[2] != 0 || flags[0] != 1 || flags[2] != 0 {
+		t.Errorf("totals %v flags %v", totals, flags)
+	}
+	// The rich columns: item count, then (offset, length) per section; the
+	// first three sections are the answer kinds, starts and ends.
+	le := binary.LittleEndian
+	section := func(k int) []byte {
+		off, size := le.Uint64(rich[8+16*k:]), le.Uint64(rich[16+16*k:])
+		return rich[off : off+size]
+	}
+	kinds, starts, ends := section(0), section(1), section(2)
+	if le.Uint64(rich) != 3 || !bytes.Equal(kinds, []byte{1, 1, 0}) {
+		t.Fatalf("rich columns: count %d, answer kinds %v", le.Uint64(rich), kinds)
+	}
+	if a, b := le.Uint64(starts), le.Uint64(ends); texts[0][a:b] != "100" {
+		t.Errorf("answer span [%d, %d) of %q", a, b, texts[0])
 	}
 	bad := []int64{0, 10, 0}
 	if rc := lib.scoreTexts(h, &bad[0], &ptrs[0], &lens[0], 3, &totals[0], &values[0], &flags[0], 0, &out, &n); rc != -3 {
@@ -234,4 +277,11 @@ func TestHandleLifecycleAndScoring(t *testing.T) {
 	if lib.liveHandles(kindAll) != base {
 		t.Errorf("live handles %d after close, want %d", lib.liveHandles(kindAll), base)
 	}
+}
+
+func deref(p *string) any {
+	if p == nil {
+		return nil
+	}
+	return *p
 }

@@ -38,17 +38,13 @@ func init() {
 		if err := decodeParams("basic_arithmetic", o.Params, &c); err != nil {
 			return nil, err
 		}
-		if c.MinTerms <= 0 {
-			return nil, ConfigError("basic_arithmetic", "min_terms must be positive, got %d", c.MinTerms)
-		}
-		if c.MaxTerms < c.MinTerms {
-			return nil, ConfigError("basic_arithmetic", "max_terms (%d) must be >= min_terms (%d)", c.MaxTerms, c.MinTerms)
-		}
-		if c.MinDigits <= 0 {
-			return nil, ConfigError("basic_arithmetic", "min_digits must be positive, got %d", c.MinDigits)
-		}
-		if c.MaxDigits < c.MinDigits {
-			return nil, ConfigError("basic_arithmetic", "max_digits (%d) must be >= min_digits (%d)", c.MaxDigits, c.MinDigits)
+		if err := firstError(
+			checkMin("basic_arithmetic", "min_terms", c.MinTerms, 1),
+			checkOrder("basic_arithmetic", "min_terms", c.MinTerms, "max_terms", c.MaxTerms),
+			checkMin("basic_arithmetic", "min_digits", c.MinDigits, 1),
+			checkOrder("basic_arithmetic", "min_digits", c.MinDigits, "max_digits", c.MaxDigits),
+		); err != nil {
+			return nil, err
 		}
 		if len(c.Operators) == 0 {
 			return nil, ConfigError("basic_arithmetic", "operators: must provide at least one operator")

@@ -7,7 +7,7 @@ import (
 )
 
 func TestBasicArithmeticConfig(t *testing.T) {
-	arithCheckConfigs(t, "basic_arithmetic",
+	checkConfigsJSON(t, "basic_arithmetic",
 		[]string{`{}`, `{"min_terms": 1, "max_terms": 1}`, `{"operators": ["/"]}`, `{"format_style": "anything"}`,
 			`{"whitespace": "tabs"}`, `{"allow_parentheses": false, "allow_negation": false}`},
 		[]string{`{"min_terms": 0}`, `{"min_terms": 3, "max_terms": 2}`, `{"min_digits": 0}`,
@@ -16,7 +16,7 @@ func TestBasicArithmeticConfig(t *testing.T) {
 }
 
 // Expected values printed by reasoning-gym 0.1.25's score_answer.
-var arithDefaultScoreCases = []arithScoreCase{
+var arithDefaultScoreCases = []oracleScoreCase{
 	{"100", "100", true, 1.0},
 	{"100", " 100", true, 0.75},
 	{"100", "1000", true, 0.75},
@@ -33,12 +33,12 @@ var arithDefaultScoreCases = []arithScoreCase{
 }
 
 func TestBasicArithmeticScore(t *testing.T) {
-	arithCheckScores(t, "basic_arithmetic", arithDefaultScoreCases)
+	checkOracleScores(t, "basic_arithmetic", arithDefaultScoreCases)
 }
 
 func TestBasicArithmeticGolden(t *testing.T) {
 	// Printed by reasoning-gym 0.1.25.
-	arithCheckGolden(t, "basic_arithmetic", []arithGolden{
+	checkGoldenJSON(t, "basic_arithmetic", []goldenJSON{
 		{"{}", 42, 0, "Calculate -5 * -6.", "30"},
 		{"{}", 42, 1, "Calculate 965 / 5.", "193"},
 		{"{}", 42, 2, "Calculate 0 + -2 + -4 * 0 * 3.", "-2"},
@@ -55,7 +55,7 @@ func TestBasicArithmeticGolden(t *testing.T) {
 func TestBasicArithmeticErrorsLikePython(t *testing.T) {
 	// reasoning-gym raises ZeroDivisionError for this item: with random
 	// whitespace a "/0" without a space escapes the "/ 0" -> "/ 1" patch.
-	task := arithNewTask(t, "basic_arithmetic", `{"whitespace": "random", "max_terms": 7}`)
+	task := mustTaskJSON(t, "basic_arithmetic", `{"whitespace": "random", "max_terms": 7}`)
 	var r pycompat.Random
 	r.SeedSum(42, 19350)
 	if _, err := task.Generate(&r, 19350); err == nil {
@@ -64,14 +64,14 @@ func TestBasicArithmeticErrorsLikePython(t *testing.T) {
 }
 
 func TestBasicArithmeticNoPanic(t *testing.T) {
-	arithCheckNoPanic(t, "basic_arithmetic", []string{
+	checkNoPanicJSON(t, "basic_arithmetic", []string{
 		`{}`,
 		`{"allow_parentheses": false, "format_style": "natural", "max_digits": 5}`,
 		`{"whitespace": "no_space", "min_digits": 20, "max_digits": 22, "max_terms": 5, "operators": ["+", "-", "*"]}`,
 	}, 3000, false)
 	// Random whitespace and a "/"-only operator list make Python raise for
 	// some items; Generate must return an error there, never panic.
-	arithCheckNoPanic(t, "basic_arithmetic", []string{
+	checkNoPanicJSON(t, "basic_arithmetic", []string{
 		`{"whitespace": "random", "max_terms": 7}`,
 		`{"operators": ["/"], "max_terms": 4}`,
 	}, 2000, true)

@@ -23,17 +23,13 @@ func init() {
 		if err := decodeParams("chain_sum", o.Params, &c); err != nil {
 			return nil, err
 		}
-		if c.MinTerms <= 0 {
-			return nil, ConfigError("chain_sum", "min_terms must be positive, got %d", c.MinTerms)
-		}
-		if c.MaxTerms < c.MinTerms {
-			return nil, ConfigError("chain_sum", "max_terms (%d) must be >= min_terms (%d)", c.MaxTerms, c.MinTerms)
-		}
-		if c.MinDigits <= 0 {
-			return nil, ConfigError("chain_sum", "min_digits must be positive, got %d", c.MinDigits)
-		}
-		if c.MaxDigits < c.MinDigits {
-			return nil, ConfigError("chain_sum", "max_digits (%d) must be >= min_digits (%d)", c.MaxDigits, c.MinDigits)
+		if err := firstError(
+			checkMin("chain_sum", "min_terms", c.MinTerms, 1),
+			checkOrder("chain_sum", "min_terms", c.MinTerms, "max_terms", c.MaxTerms),
+			checkMin("chain_sum", "min_digits", c.MinDigits, 1),
+			checkOrder("chain_sum", "min_digits", c.MinDigits, "max_digits", c.MaxDigits),
+		); err != nil {
+			return nil, err
 		}
 		return &chainSum{c}, nil
 	})

@@ -6,7 +6,7 @@ import (
 )
 
 func TestChainSumConfig(t *testing.T) {
-	arithCheckConfigs(t, "chain_sum",
+	checkConfigsJSON(t, "chain_sum",
 		[]string{`{}`, `{"min_terms": 1, "max_terms": 1}`, `{"allow_negation": true, "min_digits": 30, "max_digits": 30}`},
 		[]string{`{"min_terms": 0}`, `{"min_terms": 3, "max_terms": 2}`, `{"min_digits": 0}`,
 			`{"min_digits": 3, "max_digits": 2}`, `{"allow_negation": "yes"}`, `{"seed": 1}`, `{"operators": ["+"]}`})
@@ -15,7 +15,7 @@ func TestChainSumConfig(t *testing.T) {
 func TestChainSumScore(t *testing.T) {
 	// Expected values printed by reasoning-gym 0.1.25's
 	// ChainSumDataset.score_answer (compute_decimal_reward, Python 3.11).
-	arithCheckScores(t, "chain_sum", []arithScoreCase{
+	checkOracleScores(t, "chain_sum", []oracleScoreCase{
 		{"1692", "1692", true, 1.0},
 		{"1692", "+01,692.00", true, 1.0},
 		{"1692", "1_692", true, 1.0},
@@ -66,7 +66,7 @@ func TestChainSumScore(t *testing.T) {
 }
 
 func TestChainSumScoreHugeInput(t *testing.T) {
-	task := arithNewTask(t, "chain_sum", "{}")
+	task := mustTaskJSON(t, "chain_sum", "{}")
 	e := Entry{Answer: "15"}
 	huge := "1" + strings.Repeat("0", 1<<20) + "e-1048575"
 	if got := task.Score(huge, true, &e); got != 0 {
@@ -79,7 +79,7 @@ func TestChainSumScoreHugeInput(t *testing.T) {
 
 func TestChainSumGolden(t *testing.T) {
 	// Printed by reasoning-gym 0.1.25.
-	arithCheckGolden(t, "chain_sum", []arithGolden{
+	checkGoldenJSON(t, "chain_sum", []goldenJSON{
 		{"{}", 42, 0, "State the final answer to the following arithmetic problem: 4 + 3 =", "7"},
 		{"{}", 42, 1, "State the final answer to the following arithmetic problem: 812 + 880 =", "1692"},
 		{"{}", 42, 2, "State the final answer to the following arithmetic problem: 2 + 6 + 3 + 4 + 0 =", "15"},
@@ -90,7 +90,7 @@ func TestChainSumGolden(t *testing.T) {
 }
 
 func TestChainSumNoPanic(t *testing.T) {
-	arithCheckNoPanic(t, "chain_sum", []string{
+	checkNoPanicJSON(t, "chain_sum", []string{
 		`{}`,
 		`{"allow_negation": true, "min_terms": 3, "max_terms": 12, "max_digits": 10}`,
 		`{"min_digits": 15, "max_digits": 25, "max_terms": 30}`,

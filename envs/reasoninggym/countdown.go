@@ -40,26 +40,16 @@ func newCountdown(o Options) (Task, error) {
 	if err := decodeParams("countdown", o.Params, &c); err != nil {
 		return nil, err
 	}
-	if c.MinNumbers <= 1 {
-		return nil, ConfigError("countdown", "min_numbers must be greater than 1, got %d", c.MinNumbers)
-	}
-	if c.MaxNumbers < c.MinNumbers {
-		return nil, ConfigError("countdown", "max_numbers (%d) must be >= min_numbers (%d)", c.MaxNumbers, c.MinNumbers)
-	}
-	if c.MaxNumbers > countdownMaxNumbers {
-		return nil, ConfigError("countdown", "max_numbers must be <= %d in the native port, got %d", countdownMaxNumbers, c.MaxNumbers)
-	}
-	if c.MinValue <= 0 {
-		return nil, ConfigError("countdown", "min_value must be positive, got %d", c.MinValue)
-	}
-	if c.MaxValue < c.MinValue {
-		return nil, ConfigError("countdown", "max_value (%d) must be >= min_value (%d)", c.MaxValue, c.MinValue)
-	}
-	if c.MinTarget <= 0 {
-		return nil, ConfigError("countdown", "min_target must be positive, got %d", c.MinTarget)
-	}
-	if c.MaxTarget < c.MinTarget {
-		return nil, ConfigError("countdown", "max_target (%d) must be >= min_target (%d)", c.MaxTarget, c.MinTarget)
+	if err := firstError(
+		checkMin("countdown", "min_numbers", c.MinNumbers, 2),
+		checkOrder("countdown", "min_numbers", c.MinNumbers, "max_numbers", c.MaxNumbers),
+		checkMax("countdown", "max_numbers", c.MaxNumbers, countdownMaxNumbers),
+		checkMin("countdown", "min_value", c.MinValue, 1),
+		checkOrder("countdown", "min_value", c.MinValue, "max_value", c.MaxValue),
+		checkMin("countdown", "min_target", c.MinTarget, 1),
+		checkOrder("countdown", "min_target", c.MinTarget, "max_target", c.MaxTarget),
+	); err != nil {
+		return nil, err
 	}
 	// operators is a tuple of one-character strings; a plain string works
 	// the same way in Python (one operator per character).

@@ -8,7 +8,7 @@ import (
 )
 
 func TestCountdownConfig(t *testing.T) {
-	textCheckConfigs(t, "countdown", "",
+	checkConfigs(t, "countdown", "",
 		[]map[string]any{{}, {"operators": []any{"*", "/"}, "shuffle": false}, {"operators": "+*"},
 			{"min_numbers": 2, "max_numbers": 2}, {"min_value": 5, "max_value": 5, "min_target": 1, "max_target": 1}},
 		[]map[string]any{{"min_numbers": 1}, {"min_numbers": 5, "max_numbers": 4}, {"min_value": 0},

@@ -39,7 +39,7 @@ func TestDataFileErrors(t *testing.T) {
 }
 
 func TestDataFileParsedOnce(t *testing.T) {
-	dir := textTestDataDir(t)
+	dir := testDataDir(t)
 	path := filepath.Join(dir, "in_the_year_2889.txt")
 	a, err := textWordRuns("test", path)
 	if err != nil {

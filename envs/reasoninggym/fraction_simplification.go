@@ -28,17 +28,13 @@ func init() {
 		if err := decodeParams("fraction_simplification", o.Params, &c); err != nil {
 			return nil, err
 		}
-		if c.MinValue <= 0 {
-			return nil, ConfigError("fraction_simplification", "min_value must be positive, got %d", c.MinValue)
-		}
-		if c.MaxValue <= c.MinValue {
-			return nil, ConfigError("fraction_simplification", "max_value (%d) must be > min_value (%d)", c.MaxValue, c.MinValue)
-		}
-		if c.MinFactor < 1 {
-			return nil, ConfigError("fraction_simplification", "min_factor must be at least 1, got %d", c.MinFactor)
-		}
-		if c.MaxFactor < c.MinFactor {
-			return nil, ConfigError("fraction_simplification", "max_factor (%d) must be >= min_factor (%d)", c.MaxFactor, c.MinFactor)
+		if err := firstError(
+			checkMin("fraction_simplification", "min_value", c.MinValue, 1),
+			checkStrictOrder("fraction_simplification", "min_value", c.MinValue, "max_value", c.MaxValue),
+			checkMin("fraction_simplification", "min_factor", c.MinFactor, 1),
+			checkOrder("fraction_simplification", "min_factor", c.MinFactor, "max_factor", c.MaxFactor),
+		); err != nil {
+			return nil, err
 		}
 		for _, s := range c.Styles {
 			switch s {

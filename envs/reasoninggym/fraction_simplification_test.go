@@ -8,7 +8,13 @@ import (
 )
 
 func TestFractionSimplificationConfig(t *testing.T) {
-	nsCheckConfigErrors(t, "fraction_simplification",
+	checkConfigs(t, "fraction_simplification", "",
+		[]map[string]any{
+			{},
+			{"styles": []any{"latex_dfrac"}},
+			{"min_value": 1, "max_value": 2, "min_factor": 1, "max_factor": 1},
+			{"styles": []any{}},
+		},
 		[]map[string]any{
 			{"min_value": 0},
 			{"min_value": 5, "max_value": 5},
@@ -17,12 +23,6 @@ func TestFractionSimplificationConfig(t *testing.T) {
 			{"styles": []any{"plain", "fancy"}},
 			{"styles": "plain"},
 			{"size": 3},
-		},
-		[]map[string]any{
-			{},
-			{"styles": []any{"latex_dfrac"}},
-			{"min_value": 1, "max_value": 2, "min_factor": 1, "max_factor": 1},
-			{"styles": []any{}},
 		})
 	// An empty styles list passes validate() but makes generation fail, as in Python.
 	task := mustTask(t, "fraction_simplification", map[string]any{"styles": []any{}})
@@ -37,7 +37,7 @@ func TestFractionSimplificationConfig(t *testing.T) {
 // FractionSimplificationDataset.score_answer (Python 3.11, seed 42). Item 0
 // is 92/524 -> $\frac{23}{131}$, item 1 is 3600/26370 -> $40/293$, item 2
 // is 29330/37310 -> 419/533.
-var fractionSimplificationScoreCases = []nsScoreCase{
+var fractionSimplificationScoreCases = []itemScoreCase{
 	{0, "$\\frac{23}{131}$", true, 1.0},
 	{0, "23/131", true, 1.0},
 	{0, " $ 23 / 131 $ ", true, 1.0},
@@ -75,8 +75,8 @@ var fractionSimplificationScoreCases = []nsScoreCase{
 }
 
 func TestFractionSimplificationScore(t *testing.T) {
-	nsRunScoreCases(t, "fraction_simplification", nil, fractionSimplificationScoreCases)
-	nsCheckScoreNoPanic(t, "fraction_simplification", nil)
+	checkItemScores(t, "fraction_simplification", nil, fractionSimplificationScoreCases)
+	checkScoreNoPanic(t, "fraction_simplification", nil)
 }
 
 func TestFractionSimplificationGenerate(t *testing.T) {
@@ -84,11 +84,11 @@ func TestFractionSimplificationGenerate(t *testing.T) {
 	if e := mustGenerate(t, task, 42, 0); e.Answer != "$\\frac{23}{131}$" {
 		t.Errorf("seed 42 item 0 answer = %s", e.Answer)
 	}
-	nsCheckGenerateNoPanic(t, "fraction_simplification", nil, 3000)
+	checkGenerateNoPanic(t, "fraction_simplification", nil, 3000)
 	// Products beyond int64 are carried as big integers.
-	nsCheckGenerateNoPanic(t, "fraction_simplification", map[string]any{
+	checkGenerateNoPanic(t, "fraction_simplification", map[string]any{
 		"min_value": 500, "max_value": 3000000000000, "min_factor": 1000000000, "max_factor": 4000000000000,
 		"styles": []any{"latex_frac"}}, 2000)
-	nsCheckGenerateNoPanic(t, "fraction_simplification", map[string]any{
+	checkGenerateNoPanic(t, "fraction_simplification", map[string]any{
 		"min_value": 2, "max_value": 4, "min_factor": 5, "max_factor": 5}, 3000)
 }

@@ -31,19 +31,12 @@ func init() {
 
 // arithCheckNumbersConfig is the validate() shared by gcd and lcm.
 func arithCheckNumbersConfig(task string, minN, maxN int, minV, maxV int64) error {
-	if minN < 2 {
-		return ConfigError(task, "min_numbers must be at least 2, got %d", minN)
-	}
-	if maxN < minN {
-		return ConfigError(task, "max_numbers (%d) must be >= min_numbers (%d)", maxN, minN)
-	}
-	if minV < 1 {
-		return ConfigError(task, "min_value must be positive, got %d", minV)
-	}
-	if maxV <= minV {
-		return ConfigError(task, "max_value (%d) must be > min_value (%d)", maxV, minV)
-	}
-	return nil
+	return firstError(
+		checkMin(task, "min_numbers", minN, 2),
+		checkOrder(task, "min_numbers", minN, "max_numbers", maxN),
+		checkMin(task, "min_value", minV, 1),
+		checkStrictOrder(task, "min_value", minV, "max_value", maxV),
+	)
 }
 
 // arithJoinInts is ", ".join(str(n) for n in nums).

@@ -3,19 +3,19 @@ package reasoninggym
 import "testing"
 
 func TestGCDConfig(t *testing.T) {
-	arithCheckConfigs(t, "gcd",
+	checkConfigsJSON(t, "gcd",
 		[]string{`{}`, `{"min_numbers": 3, "max_numbers": 5, "min_value": 1, "max_value": 2}`},
 		[]string{`{"min_numbers": 1}`, `{"min_numbers": 3, "max_numbers": 2}`, `{"min_value": 0}`,
 			`{"min_value": 5, "max_value": 5}`, `{"max_value": 0.5}`, `{"size": 3}`})
 }
 
 func TestGCDScore(t *testing.T) {
-	arithCheckScores(t, "gcd", arithDefaultScoreCases)
+	checkOracleScores(t, "gcd", arithDefaultScoreCases)
 }
 
 func TestGCDGolden(t *testing.T) {
 	// Printed by reasoning-gym 0.1.25.
-	arithCheckGolden(t, "gcd", []arithGolden{
+	checkGoldenJSON(t, "gcd", []goldenJSON{
 		{"{}", 42, 0, "Find the Greatest Common Divisor (GCD) of these numbers: 26, 760. Give only the GCD as your final answer.", "2"},
 		{"{}", 42, 1, "Find the Greatest Common Divisor (GCD) of these numbers: 688, 716. Give only the GCD as your final answer.", "4"},
 		{"{}", 42, 2, "Find the Greatest Common Divisor (GCD) of these numbers: 297, 30. Give only the GCD as your final answer.", "3"},
@@ -25,7 +25,7 @@ func TestGCDGolden(t *testing.T) {
 }
 
 func TestGCDNoPanic(t *testing.T) {
-	arithCheckNoPanic(t, "gcd", []string{
+	checkNoPanicJSON(t, "gcd", []string{
 		`{}`,
 		`{"min_numbers": 2, "max_numbers": 5, "min_value": 1, "max_value": 100000}`,
 	}, 3000, false)

@@ -3,19 +3,19 @@ package reasoninggym
 import "testing"
 
 func TestLCMConfig(t *testing.T) {
-	arithCheckConfigs(t, "lcm",
+	checkConfigsJSON(t, "lcm",
 		[]string{`{}`, `{"min_numbers": 3, "max_numbers": 5, "min_value": 1, "max_value": 2}`},
 		[]string{`{"min_numbers": 1}`, `{"min_numbers": 3, "max_numbers": 2}`, `{"min_value": 0}`,
 			`{"min_value": 5, "max_value": 5}`, `{"max_value": "100"}`, `{"seed": 3}`})
 }
 
 func TestLCMScore(t *testing.T) {
-	arithCheckScores(t, "lcm", arithDefaultScoreCases)
+	checkOracleScores(t, "lcm", arithDefaultScoreCases)
 }
 
 func TestLCMGolden(t *testing.T) {
 	// Printed by reasoning-gym 0.1.25.
-	arithCheckGolden(t, "lcm", []arithGolden{
+	checkGoldenJSON(t, "lcm", []goldenJSON{
 		{"{}", 42, 0, "Find the Least Common Multiple (LCM) of these numbers: 95, 14", "1330"},
 		{"{}", 42, 1, "Find the Least Common Multiple (LCM) of these numbers: 60, 48", "240"},
 		{"{}", 42, 2, "Find the Least Common Multiple (LCM) of these numbers: 38, 4", "76"},
@@ -25,7 +25,7 @@ func TestLCMGolden(t *testing.T) {
 }
 
 func TestLCMNoPanic(t *testing.T) {
-	arithCheckNoPanic(t, "lcm", []string{
+	checkNoPanicJSON(t, "lcm", []string{
 		`{}`,
 		`{"min_numbers": 3, "max_numbers": 6, "min_value": 1, "max_value": 100000}`,
 	}, 3000, false)

@@ -41,21 +41,14 @@ func init() {
 		if err := decodeParams("leg_counting", o.Params, &c); err != nil {
 			return nil, err
 		}
-		n := len(legCountingAnimals)
-		if c.MinAnimals <= 0 {
-			return nil, ConfigError("leg_counting", "min_animals must be positive, got %d", c.MinAnimals)
-		}
-		if c.MaxAnimals < c.MinAnimals {
-			return nil, ConfigError("leg_counting", "max_animals (%d) must be >= min_animals (%d)", c.MaxAnimals, c.MinAnimals)
-		}
-		if c.MaxAnimals > n {
-			return nil, ConfigError("leg_counting", "max_animals must be <= %d (the number of animals), got %d", n, c.MaxAnimals)
-		}
-		if c.MinInstances <= 0 {
-			return nil, ConfigError("leg_counting", "min_instances must be positive, got %d", c.MinInstances)
-		}
-		if c.MaxInstances < c.MinInstances {
-			return nil, ConfigError("leg_counting", "max_instances (%d) must be >= min_instances (%d)", c.MaxInstances, c.MinInstances)
+		if err := firstError(
+			checkMin("leg_counting", "min_animals", c.MinAnimals, 1),
+			checkOrder("leg_counting", "min_animals", c.MinAnimals, "max_animals", c.MaxAnimals),
+			checkMax("leg_counting", "max_animals", c.MaxAnimals, len(legCountingAnimals)),
+			checkMin("leg_counting", "min_instances", c.MinInstances, 1),
+			checkOrder("leg_counting", "min_instances", c.MinInstances, "max_instances", c.MaxInstances),
+		); err != nil {
+			return nil, err
 		}
 		return &legCounting{c}, nil
 	})

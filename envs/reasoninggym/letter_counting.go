@@ -26,11 +26,11 @@ func init() {
 		if err := decodeParams("letter_counting", o.Params, &c); err != nil {
 			return nil, err
 		}
-		if c.MinWords <= 0 {
-			return nil, ConfigError("letter_counting", "min_words must be positive, got %d", c.MinWords)
-		}
-		if c.MaxWords < c.MinWords {
-			return nil, ConfigError("letter_counting", "max_words (%d) must be >= min_words (%d)", c.MaxWords, c.MinWords)
+		if err := firstError(
+			checkMin("letter_counting", "min_words", c.MinWords, 1),
+			checkOrder("letter_counting", "min_words", c.MinWords, "max_words", c.MaxWords),
+		); err != nil {
+			return nil, err
 		}
 		path, err := textDataPath("letter_counting", o.DataDir, letterCountingDataFile)
 		if err != nil {

@@ -20,11 +20,12 @@ func init() {
 		if err := decodeParams("mini_sudoku", o.Params, &c); err != nil {
 			return nil, err
 		}
-		if c.MinEmpty < 0 || c.MinEmpty > 12 {
-			return nil, ConfigError("mini_sudoku", "min_empty must be between 0 and 12, got %d", c.MinEmpty)
-		}
-		if c.MaxEmpty < c.MinEmpty || c.MaxEmpty > 12 {
-			return nil, ConfigError("mini_sudoku", "max_empty must be between min_empty (%d) and 12, got %d", c.MinEmpty, c.MaxEmpty)
+		if err := firstError(
+			checkRange("mini_sudoku", "min_empty", c.MinEmpty, 0, 12),
+			checkOrder("mini_sudoku", "min_empty", c.MinEmpty, "max_empty", c.MaxEmpty),
+			checkMax("mini_sudoku", "max_empty", c.MaxEmpty, 12),
+		); err != nil {
+			return nil, err
 		}
 		return &miniSudoku{c}, nil
 	})

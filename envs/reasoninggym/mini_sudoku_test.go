@@ -3,25 +3,25 @@ package reasoninggym
 import "testing"
 
 func TestMiniSudokuConfig(t *testing.T) {
-	nsCheckConfigErrors(t, "mini_sudoku",
+	checkConfigs(t, "mini_sudoku", "",
+		[]map[string]any{
+			{},
+			{"min_empty": 0, "max_empty": 0},
+			{"min_empty": 12, "max_empty": 12},
+		},
 		[]map[string]any{
 			{"min_empty": -1},
 			{"min_empty": 13, "max_empty": 13},
 			{"max_empty": 13},
 			{"min_empty": 9, "max_empty": 8},
 			{"empty": 3},
-		},
-		[]map[string]any{
-			{},
-			{"min_empty": 0, "max_empty": 0},
-			{"min_empty": 12, "max_empty": 12},
 		})
 }
 
 // Expected scores were obtained from reasoning-gym 0.1.25's
 // MiniSudokuDataset.score_answer (Python 3.11, seed 42); item 0's solution
 // is "4 2 1 3\n1 3 4 2\n2 1 3 4\n3 4 2 1".
-var miniSudokuScoreCases = []nsScoreCase{
+var miniSudokuScoreCases = []itemScoreCase{
 	{0, "4 2 1 3\n1 3 4 2\n2 1 3 4\n3 4 2 1", true, 1.0},
 	{0, "4 2 1 3\n1 3 4 2\n2 1 3 4\n3 4 2 1\n", true, 0.8718750000000001},
 	{0, "4 2 1 3  \n1 3 4 2\t\n2 1 3 4\n3 4 2 1", true, 0.9117647058823529},
@@ -41,8 +41,8 @@ var miniSudokuScoreCases = []nsScoreCase{
 }
 
 func TestMiniSudokuScore(t *testing.T) {
-	nsRunScoreCases(t, "mini_sudoku", nil, miniSudokuScoreCases)
-	nsCheckScoreNoPanic(t, "mini_sudoku", nil)
+	checkItemScores(t, "mini_sudoku", nil, miniSudokuScoreCases)
+	checkScoreNoPanic(t, "mini_sudoku", nil)
 }
 
 func TestMiniSudokuGenerate(t *testing.T) {
@@ -50,6 +50,6 @@ func TestMiniSudokuGenerate(t *testing.T) {
 	if e := mustGenerate(t, task, 42, 0); e.Answer != "4 2 1 3\n1 3 4 2\n2 1 3 4\n3 4 2 1" {
 		t.Errorf("seed 42 item 0 answer = %q", e.Answer)
 	}
-	nsCheckGenerateNoPanic(t, "mini_sudoku", nil, 3000)
-	nsCheckGenerateNoPanic(t, "mini_sudoku", map[string]any{"min_empty": 0, "max_empty": 3}, 3000)
+	checkGenerateNoPanic(t, "mini_sudoku", nil, 3000)
+	checkGenerateNoPanic(t, "mini_sudoku", map[string]any{"min_empty": 0, "max_empty": 3}, 3000)
 }

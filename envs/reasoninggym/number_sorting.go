@@ -24,20 +24,14 @@ func init() {
 		if err := decodeParams("number_sorting", o.Params, &c); err != nil {
 			return nil, err
 		}
-		if c.MinNumbers <= 0 {
-			return nil, ConfigError("number_sorting", "min_numbers must be positive, got %d", c.MinNumbers)
-		}
-		if c.MinNumbers > c.MaxNumbers {
-			return nil, ConfigError("number_sorting", "max_numbers (%d) must be >= min_numbers (%d)", c.MaxNumbers, c.MinNumbers)
-		}
-		if c.MinDecimals < 0 {
-			return nil, ConfigError("number_sorting", "min_decimals must be non-negative, got %d", c.MinDecimals)
-		}
-		if c.MinDecimals > c.MaxDecimals {
-			return nil, ConfigError("number_sorting", "max_decimals (%d) must be >= min_decimals (%d)", c.MaxDecimals, c.MinDecimals)
-		}
-		if !(c.MinValue < c.MaxValue) {
-			return nil, ConfigError("number_sorting", "max_value (%v) must be > min_value (%v)", c.MaxValue, c.MinValue)
+		if err := firstError(
+			checkMin("number_sorting", "min_numbers", c.MinNumbers, 1),
+			checkOrder("number_sorting", "min_numbers", c.MinNumbers, "max_numbers", c.MaxNumbers),
+			checkMin("number_sorting", "min_decimals", c.MinDecimals, 0),
+			checkOrder("number_sorting", "min_decimals", c.MinDecimals, "max_decimals", c.MaxDecimals),
+			checkStrictOrder("number_sorting", "min_value", c.MinValue, "max_value", c.MaxValue),
+		); err != nil {
+			return nil, err
 		}
 		return &numberSorting{c}, nil
 	})

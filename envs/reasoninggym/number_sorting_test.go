@@ -6,7 +6,13 @@ import (
 )
 
 func TestNumberSortingConfig(t *testing.T) {
-	nsCheckConfigErrors(t, "number_sorting",
+	checkConfigs(t, "number_sorting", "",
+		[]map[string]any{
+			{},
+			{"min_numbers": 1, "max_numbers": 1, "min_decimals": 0, "max_decimals": 0},
+			{"min_value": -1e20, "max_value": 1e20},
+			{"min_value": 0, "max_value": 1},
+		},
 		[]map[string]any{
 			{"min_numbers": 0},
 			{"min_numbers": 5, "max_numbers": 4},
@@ -18,12 +24,6 @@ func TestNumberSortingConfig(t *testing.T) {
 			{"seed": 1},
 			{"min_numbers": "3"},
 			{"max_value": []any{1}},
-		},
-		[]map[string]any{
-			{},
-			{"min_numbers": 1, "max_numbers": 1, "min_decimals": 0, "max_decimals": 0},
-			{"min_value": -1e20, "max_value": 1e20},
-			{"min_value": 0, "max_value": 1},
 		})
 }
 
@@ -31,7 +31,7 @@ func TestNumberSortingConfig(t *testing.T) {
 // NumberSortingDataset.score_answer (Python 3.11, seed 42). Item 0's oracle
 // is ['-95.0', '-51.0', '47.29', '48.13'] (ascending), item 1's
 // ['91.9', '34.0', '-43.0'] and item 2's nine numbers (descending).
-var numberSortingScoreCases = []nsScoreCase{
+var numberSortingScoreCases = []itemScoreCase{
 	{0, "['-95.0', '-51.0', '47.29', '48.13']", true, 1.0},
 	{0, "[\"-95.0\", \"-51.0\", \"47.29\", \"48.13\"]", true, 1.0},
 	{0, "[-94.1, -50.1, 48.19, 49.03]", true, 1.0},
@@ -70,8 +70,8 @@ var numberSortingScoreCases = []nsScoreCase{
 }
 
 func TestNumberSortingScore(t *testing.T) {
-	nsRunScoreCases(t, "number_sorting", nil, numberSortingScoreCases)
-	nsCheckScoreNoPanic(t, "number_sorting", nil)
+	checkItemScores(t, "number_sorting", nil, numberSortingScoreCases)
+	checkScoreNoPanic(t, "number_sorting", nil)
 }
 
 func TestNumberSortingGenerate(t *testing.T) {
@@ -80,8 +80,8 @@ func TestNumberSortingGenerate(t *testing.T) {
 	if e.Answer != "['-95.0', '-51.0', '47.29', '48.13']" {
 		t.Errorf("seed 42 item 0 answer = %s", e.Answer)
 	}
-	nsCheckGenerateNoPanic(t, "number_sorting", nil, 3000)
-	nsCheckGenerateNoPanic(t, "number_sorting", map[string]any{
+	checkGenerateNoPanic(t, "number_sorting", nil, 3000)
+	checkGenerateNoPanic(t, "number_sorting", map[string]any{
 		"min_numbers": 60, "max_numbers": 130, "min_decimals": 300, "max_decimals": 320,
 		"min_value": -1000, "max_value": 1000}, 2000)
 }

@@ -22,20 +22,14 @@ func init() {
 		if err := decodeParams("shortest_path", o.Params, &c); err != nil {
 			return nil, err
 		}
-		if c.MinRows < 1 {
-			return nil, ConfigError("shortest_path", "min_rows must be at least 1, got %d", c.MinRows)
-		}
-		if c.MinRows > c.MaxRows {
-			return nil, ConfigError("shortest_path", "min_rows (%d) must be less than or equal to max_rows (%d)", c.MinRows, c.MaxRows)
-		}
-		if c.MinCols < 1 {
-			return nil, ConfigError("shortest_path", "min_cols must be at least 1, got %d", c.MinCols)
-		}
-		if c.MinCols > c.MaxCols {
-			return nil, ConfigError("shortest_path", "min_cols (%d) must be less than or equal to max_cols (%d)", c.MinCols, c.MaxCols)
-		}
-		if !(c.PBlocked >= 0 && c.PBlocked <= 1) {
-			return nil, ConfigError("shortest_path", "p_blocked must be between 0 and 1, got %v", c.PBlocked)
+		if err := firstError(
+			checkMin("shortest_path", "min_rows", c.MinRows, 1),
+			checkOrder("shortest_path", "min_rows", c.MinRows, "max_rows", c.MaxRows),
+			checkMin("shortest_path", "min_cols", c.MinCols, 1),
+			checkOrder("shortest_path", "min_cols", c.MinCols, "max_cols", c.MaxCols),
+			checkRange("shortest_path", "p_blocked", c.PBlocked, 0.0, 1.0),
+		); err != nil {
+			return nil, err
 		}
 		return &shortestPath{c}, nil
 	})

@@ -7,7 +7,13 @@ import (
 )
 
 func TestShortestPathConfig(t *testing.T) {
-	nsCheckConfigErrors(t, "shortest_path",
+	checkConfigs(t, "shortest_path", "",
+		[]map[string]any{
+			{},
+			{"p_blocked": 0},
+			{"p_blocked": 1},
+			{"min_rows": 1, "max_rows": 1, "min_cols": 2, "max_cols": 2},
+		},
 		[]map[string]any{
 			{"min_rows": 0},
 			{"min_rows": 9},
@@ -16,12 +22,6 @@ func TestShortestPathConfig(t *testing.T) {
 			{"p_blocked": -0.1},
 			{"p_blocked": 1.5},
 			{"rows": 3},
-		},
-		[]map[string]any{
-			{},
-			{"p_blocked": 0},
-			{"p_blocked": 1},
-			{"min_rows": 1, "max_rows": 1, "min_cols": 2, "max_cols": 2},
 		})
 	// A 1x1 grid makes Python loop forever looking for an end cell; the
 	// port reports an error instead.
@@ -37,7 +37,7 @@ func TestShortestPathConfig(t *testing.T) {
 // ShortestPathDataset.score_answer (Python 3.11, seed 42). Oracles: item 0
 // "up right right", items 1 and 2 "infeasible", item 3
 // "up up left up up right", item 4 "right up up left left up up".
-var shortestPathScoreCases = []nsScoreCase{
+var shortestPathScoreCases = []itemScoreCase{
 	{0, "up right right", true, 1.0},
 	{0, "  up right right\n", true, 1.0},
 	{0, "UP RIGHT RIGHT", true, 0.0},
@@ -64,8 +64,8 @@ var shortestPathScoreCases = []nsScoreCase{
 }
 
 func TestShortestPathScore(t *testing.T) {
-	nsRunScoreCases(t, "shortest_path", nil, shortestPathScoreCases)
-	nsCheckScoreNoPanic(t, "shortest_path", nil)
+	checkItemScores(t, "shortest_path", nil, shortestPathScoreCases)
+	checkScoreNoPanic(t, "shortest_path", nil)
 }
 
 func TestShortestPathGenerate(t *testing.T) {
@@ -73,7 +73,7 @@ func TestShortestPathGenerate(t *testing.T) {
 	if e := mustGenerate(t, task, 42, 0); e.Answer != "up right right" {
 		t.Errorf("seed 42 item 0 answer = %q", e.Answer)
 	}
-	nsCheckGenerateNoPanic(t, "shortest_path", nil, 3000)
-	nsCheckGenerateNoPanic(t, "shortest_path", map[string]any{
+	checkGenerateNoPanic(t, "shortest_path", nil, 3000)
+	checkGenerateNoPanic(t, "shortest_path", map[string]any{
 		"min_rows": 20, "max_rows": 40, "min_cols": 15, "max_cols": 30, "p_blocked": 0.25}, 2000)
 }

@@ -33,17 +33,13 @@ func init() {
 		if err := decodeParams("simple_equations", o.Params, &c); err != nil {
 			return nil, err
 		}
-		if c.MinTerms <= 0 {
-			return nil, ConfigError("simple_equations", "min_terms must be positive, got %d", c.MinTerms)
-		}
-		if c.MaxTerms < c.MinTerms {
-			return nil, ConfigError("simple_equations", "max_terms (%d) must be >= min_terms (%d)", c.MaxTerms, c.MinTerms)
-		}
-		if c.MinValue <= 0 {
-			return nil, ConfigError("simple_equations", "min_value must be positive, got %d", c.MinValue)
-		}
-		if c.MaxValue < c.MinValue {
-			return nil, ConfigError("simple_equations", "max_value (%d) must be >= min_value (%d)", c.MaxValue, c.MinValue)
+		if err := firstError(
+			checkMin("simple_equations", "min_terms", c.MinTerms, 1),
+			checkOrder("simple_equations", "min_terms", c.MinTerms, "max_terms", c.MaxTerms),
+			checkMin("simple_equations", "min_value", c.MinValue, 1),
+			checkOrder("simple_equations", "min_value", c.MinValue, "max_value", c.MaxValue),
+		); err != nil {
+			return nil, err
 		}
 		if len(c.Operators) == 0 {
 			return nil, ConfigError("simple_equations", "operators: must specify at least one operator")

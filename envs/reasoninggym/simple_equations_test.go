@@ -8,7 +8,7 @@ import (
 )
 
 func TestSimpleEquationsConfig(t *testing.T) {
-	arithCheckConfigs(t, "simple_equations",
+	checkConfigsJSON(t, "simple_equations",
 		[]string{`{}`, `{"operators": ["+", "-"], "operators_weights": [0.5, 0.5]}`,
 			`{"operators_weights": [0.96, 0, 0]}`, `{"operators_weights": [1.04, 0, 0]}`,
 			`{"operators_weights": [1.2, -0.2, 0.0]}`, `{"operators_weights": [1.0]}`,
@@ -53,12 +53,12 @@ func TestSimpleEquationsLinear(t *testing.T) {
 }
 
 func TestSimpleEquationsScore(t *testing.T) {
-	arithCheckScores(t, "simple_equations", arithDefaultScoreCases)
+	checkOracleScores(t, "simple_equations", arithDefaultScoreCases)
 }
 
 func TestSimpleEquationsGolden(t *testing.T) {
 	// Printed by reasoning-gym 0.1.25 (sympy 1.14).
-	arithCheckGolden(t, "simple_equations", []arithGolden{
+	checkGoldenJSON(t, "simple_equations", []goldenJSON{
 		{"{}", 42, 0, "Find the value of u in the equation: 32*u + 4 = 3044", "95"},
 		{"{}", 42, 1, "Determine the value of b that satisfies: 71 - 48*b = -2761", "59"},
 		{"{}", 42, 2, "Find the value of n in the equation: 175 - 29*n = -202", "13"},
@@ -76,9 +76,9 @@ func TestSimpleEquationsGolden(t *testing.T) {
 func TestSimpleEquationsWeightsLengthMismatch(t *testing.T) {
 	// reasoning-gym accepts the config but random.choices raises ValueError
 	// as soon as an operator is drawn (never with a single term).
-	one := arithNewTask(t, "simple_equations", `{"operators_weights": [1.0], "min_terms": 1, "max_terms": 1}`)
+	one := mustTaskJSON(t, "simple_equations", `{"operators_weights": [1.0], "min_terms": 1, "max_terms": 1}`)
 	mustGenerate(t, one, 42, 0)
-	two := arithNewTask(t, "simple_equations", `{"operators_weights": [1.0], "min_terms": 2}`)
+	two := mustTaskJSON(t, "simple_equations", `{"operators_weights": [1.0], "min_terms": 2}`)
 	var r pycompat.Random
 	r.SeedSum(42, 0)
 	if _, err := two.Generate(&r, 0); err == nil {
@@ -87,7 +87,7 @@ func TestSimpleEquationsWeightsLengthMismatch(t *testing.T) {
 }
 
 func TestSimpleEquationsNoPanic(t *testing.T) {
-	arithCheckNoPanic(t, "simple_equations", []string{
+	checkNoPanicJSON(t, "simple_equations", []string{
 		`{}`,
 		`{"min_terms": 5, "max_terms": 20, "min_value": 1000, "max_value": 100000000, "operators_weights": [0.2, 0.2, 0.6]}`,
 		`{"operators": ["*", "-"], "operators_weights": [0.7, 0.3], "max_terms": 8, "min_value": 1, "max_value": 3}`,

@@ -31,11 +31,11 @@ func init() {
 		if err := decodeParams("spell_backward", o.Params, &c); err != nil {
 			return nil, err
 		}
-		if c.MinWordLen <= 0 {
-			return nil, ConfigError("spell_backward", "min_word_len must be positive, got %d", c.MinWordLen)
-		}
-		if c.MaxWordLen < c.MinWordLen {
-			return nil, ConfigError("spell_backward", "max_word_len (%d) must be >= min_word_len (%d)", c.MaxWordLen, c.MinWordLen)
+		if err := firstError(
+			checkMin("spell_backward", "min_word_len", c.MinWordLen, 1),
+			checkOrder("spell_backward", "min_word_len", c.MinWordLen, "max_word_len", c.MaxWordLen),
+		); err != nil {
+			return nil, err
 		}
 		path, err := textDataPath("spell_backward", o.DataDir, c.DataFile)
 		if err != nil {

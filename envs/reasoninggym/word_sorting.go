@@ -30,17 +30,13 @@ func init() {
 		if err := decodeParams("word_sorting", o.Params, &c); err != nil {
 			return nil, err
 		}
-		if c.MinWords <= 0 {
-			return nil, ConfigError("word_sorting", "min_words must be positive, got %d", c.MinWords)
-		}
-		if c.MaxWords < c.MinWords {
-			return nil, ConfigError("word_sorting", "max_words (%d) must be >= min_words (%d)", c.MaxWords, c.MinWords)
-		}
-		if c.MinWordLength <= 0 {
-			return nil, ConfigError("word_sorting", "min_word_length must be positive, got %d", c.MinWordLength)
-		}
-		if c.MaxWordLength < c.MinWordLength {
-			return nil, ConfigError("word_sorting", "max_word_length (%d) must be >= min_word_length (%d)", c.MaxWordLength, c.MinWordLength)
+		if err := firstError(
+			checkMin("word_sorting", "min_words", c.MinWords, 1),
+			checkOrder("word_sorting", "min_words", c.MinWords, "max_words", c.MaxWords),
+			checkMin("word_sorting", "min_word_length", c.MinWordLength, 1),
+			checkOrder("word_sorting", "min_word_length", c.MinWordLength, "max_word_length", c.MaxWordLength),
+		); err != nil {
+			return nil, err
 		}
 		switch c.Transformation {
 		case "lowercase", "uppercase", "original", "randomcase":

@@ -7,8 +7,8 @@ import (
 )
 
 func TestWordSortingConfig(t *testing.T) {
-	dir := textTestDataDir(t)
-	textCheckConfigs(t, "word_sorting", dir,
+	dir := testDataDir(t)
+	checkConfigs(t, "word_sorting", dir,
 		[]map[string]any{{}, {"transformation": "randomcase"}, {"transformation": "uppercase", "min_word_length": 1},
 			{"transformation": "lowercase", "min_words": 1, "max_words": 1}},
 		[]map[string]any{{"min_words": 0}, {"min_words": 4, "max_words": 3}, {"min_word_length": 0},
@@ -20,7 +20,7 @@ func TestWordSortingScore(t *testing.T) {
 	// Expected values from reasoning-gym 0.1.25's score_answer.
 	tk := &wordSorting{}
 	e := &Entry{Answer: "sometimes, heat, begun", Metadata: map[string]any{"sorted_words": []string{"sometimes", "heat", "begun"}}}
-	cases := []textScoreCase{
+	cases := []scoreCase{
 		{"sometimes, heat, begun", false, 1}, {"sometimes,heat,begun", false, 1}, {" sometimes ,heat,  begun ", false, 1},
 		{"begun, heat, sometimes", false, 0.3333333333333333}, {"heat, sometimes, begun", false, 0.3333333333333333},
 		{"sometimes, heat", false, 0.6666666666666666}, {"sometimes, heat, begun, x", false, 1},
@@ -30,10 +30,10 @@ func TestWordSortingScore(t *testing.T) {
 		{"sometimes, heat, begun,", false, 1},
 		{"\xff, heat", false, 0.3333333333333333}, // invalid UTF-8: Go only, must not panic
 	}
-	textCheckScores(t, tk, e, cases)
+	checkScores(t, tk, e, cases)
 	// The same after a JSON round trip of the metadata.
 	e.Metadata["sorted_words"] = []any{"sometimes", "heat", "begun"}
-	textCheckScores(t, tk, e, cases)
+	checkScores(t, tk, e, cases)
 }
 
 func TestWordSortingGolden(t *testing.T) {
@@ -42,7 +42,7 @@ func TestWordSortingGolden(t *testing.T) {
 		"Your output should be a comma-separated list of words, e.g. word_1, word_2, word_3\n\nNow, sort these words in "
 	const mid = " order (using ASCII/Unicode ordering) and return them as a comma-separated list: "
 	rc := map[string]any{"transformation": "randomcase"}
-	textCheckGolden(t, "word_sorting", textRealDataDir(t), []textGolden{
+	checkGolden(t, "word_sorting", realDataDir(t), []golden{
 		{nil, 42, 0, pre + "ascending" + mid + "DIRECT, given, exclaims, dreaming\n", "DIRECT, dreaming, exclaims, given"},
 		{nil, 42, 1, pre + "descending" + mid + "heat, begun, sometimes\n", "sometimes, heat, begun"},
 		{rc, 42, 0, pre + "descending" + mid + "DIReCT, GIVEN, eXclAIms, dREaMInG\n", "eXclAIms, dREaMInG, GIVEN, DIReCT"},
@@ -51,8 +51,8 @@ func TestWordSortingGolden(t *testing.T) {
 }
 
 func TestWordSortingNoPanic(t *testing.T) {
-	dir := textTestDataDir(t)
-	textCheckNoPanic(t, "word_sorting", dir, []map[string]any{{},
+	dir := testDataDir(t)
+	checkDataNoPanic(t, "word_sorting", dir, []map[string]any{{},
 		{"transformation": "randomcase", "min_words": 1, "max_words": 30, "min_word_length": 1, "max_word_length": 30}}, 3000)
 	// More words than the list holds: an error, as random.sample raises.
 	tk, err := NewTask("word_sorting", Options{Params: map[string]any{"min_words": 5000, "max_words": 5000}, DataDir: dir})

@@ -191,24 +191,42 @@ def take_buffer(out: Any, out_len: Any) -> bytes:
 
 
 def raise_for(rc: int, message: bytes | str) -> None:
-    """Raise the Python exception for status ``rc`` with the library's message."""
+    """Raise the Python exception for status ``rc`` from the library's error buffer.
+
+    The buffer is the JSON object of ``llenvs.h``; ``str(exc)`` is its message, and the
+    exception carries ``kind``, ``key``, ``suggestion`` and ``valid`` (each None when
+    the library did not report it). A buffer that is not such an object is the message.
+    """
     if isinstance(message, bytes):
         message = message.decode("utf-8", "replace")
+    fields: dict[str, Any] = {}
+    try:
+        parsed = json.loads(message)
+    except ValueError:
+        parsed = None
+    if isinstance(parsed, dict) and isinstance(parsed.get("message"), str):
+        fields = parsed
+        message = parsed["message"]
+    exc: Exception
     if rc == ERR_INDEX:
-        raise TaskIndexError(message)
-    if rc == ERR_NOT_FOUND:
-        raise UnknownNameError(message)
-    if rc == ERR_PANIC:
-        raise InternalError(message)
-    if rc == ERR_FORKED:
-        raise RuntimeError(message or FORK_MESSAGE)
-    if rc == ERR_STALE:
-        raise NotImplementedError(message)
-    raise ValueError(message)
+        exc = TaskIndexError(message)
+    elif rc == ERR_NOT_FOUND:
+        exc = UnknownNameError(message)
+    elif rc == ERR_PANIC:
+        exc = InternalError(message)
+    elif rc == ERR_FORKED:
+        exc = RuntimeError(message or FORK_MESSAGE)
+    elif rc == ERR_STALE:
+        exc = NotImplementedError(message)
+    else:
+        exc = ValueError(message)
+    for attr in ("kind", "key", "suggestion", "valid"):
+        setattr(exc, attr, fields.get(attr))
+    raise exc
 
 
 def call(method: str, request: dict[str, Any] | None = None) -> Any:
-    """A process-wide call (``info``, ``list_environments``, ``extractors``)."""
+    """A process-wide call (``info``, ``list_environments``)."""
     L = lib()
     req = json.dumps(request or {}).encode()
     out = ffi.new("char **")

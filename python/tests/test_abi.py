@@ -35,6 +35,8 @@ def test_abi_version_and_info():
 def test_panic_in_go_is_a_python_exception_and_process_survives(leg_env):
     import faulthandler
 
+    if not _native.call("info").get("test_hooks"):
+        pytest.skip("the library was built without -tags llenvs_testhooks (make test builds it with them)")
     assert faulthandler.is_enabled()  # pytest enables it after load: Go must still recover
     with pytest.raises(_native.InternalError, match="nil pointer"):
         _native.call("panic_for_test")
@@ -108,3 +110,40 @@ def test_unknown_adapter_lists_available():
         environment_registry.get(name="leg_counting", adapter="reasoning-gym")
     assert isinstance(e.value, ValueError)
     assert "did you mean" in str(e.value)
+
+
+@pytest.mark.parametrize(
+    ("config", "exc_type", "kind", "key", "suggestion"),
+    [
+        ({"name": "leg_counting", "sead": 1}, ValueError, "unknown_key", "sead", "seed"),
+        ({"name": "leg_counting", "answer_extractor": "boxd"}, _native.UnknownNameError, "not_found", "boxd", "boxed"),
+        ({"name": "leg_counting", "adapter": "reasoning-gym"}, _native.UnknownNameError, "not_found", "reasoning-gym",
+         "reasoning_gym"),
+        ({"name": "leg_counting", "answer_extractor": "zzzzzzzz"}, _native.UnknownNameError, "not_found", "zzzzzzzz",
+         None),
+    ],
+)
+def test_errors_carry_kind_key_suggestion_and_valid(config, exc_type, kind, key, suggestion):
+    with pytest.raises(exc_type) as e:
+        _native.env_new(config)
+    err = e.value
+    assert (err.kind, err.key, err.suggestion) == (kind, key, suggestion)
+    assert key not in err.valid and err.valid == sorted(err.valid)
+    assert suggestion is None or suggestion in err.valid
+    assert str(err).startswith(("environment config", "extractor", "Adapter"))
+    assert repr(err.valid) in str(err)  # the list as Python prints it
+
+
+def test_errors_without_a_key_have_none_attributes(leg_env):
+    with pytest.raises(ValueError, match="no method") as e:
+        _native.env_call(leg_env.handle, "frobnicate")
+    assert (e.value.kind, e.value.key, e.value.suggestion, e.value.valid) == ("invalid", None, None, None)
+    with pytest.raises(_native.TaskIndexError) as e:
+        _native.env_reset(leg_env.handle, {"task_index": len(leg_env)})
+    assert e.value.kind == "index" and e.value.key is None
+
+
+def test_a_plain_error_buffer_is_the_message():
+    with pytest.raises(ValueError, match="^plain text$") as e:
+        _native.raise_for(_native.ERR_INVALID, b"plain text")
+    assert e.value.kind is None

@@ -50,13 +50,14 @@ def _as_mapping(spec: Any) -> Any:
     return spec
 
 
-def _with_option_hint(message: str, params: dict[str, Any]) -> str:
+def _with_option_hint(error: ValueError, params: dict[str, Any]) -> str:
     """Add "did you mean" for a task-config key that looks like a mistyped environment option."""
-    for key in params:
-        if f"unknown key {key!r}" in message:
-            near = difflib.get_close_matches(key, _OPTIONS, n=1, cutoff=0.75)
-            if near:
-                return f"{message}; {key!r} is not a field of the task; did you mean the option {near[0]!r}?"
+    message = str(error)
+    key = getattr(error, "key", None)
+    if getattr(error, "kind", None) == "unknown_key" and key in params:
+        near = difflib.get_close_matches(key, _OPTIONS, n=1, cutoff=0.75)
+        if near:
+            return f"{message}; {key!r} is not a field of the task; did you mean the option {near[0]!r}?"
     return message
 
 
@@ -348,7 +349,7 @@ class ReasoningGymAdapter:
                 return self._python_environment(config, system_prompt, prompt_template)
             raise _native.UnknownNameError(self._unknown_message(name)) from None
         except ValueError as e:
-            raise ValueError(_with_option_hint(str(e), kwargs)) from None
+            raise ValueError(_with_option_hint(e, kwargs)) from None
         return env
 
     @staticmethod
