@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
+
+	"github.com/llenvs/llenvs-go/extract"
 )
 
 // parallelMin is the batch size from which ScoreBatch spreads work over
@@ -64,7 +66,7 @@ func scoreOne(env SingleTurn, idx int, text string, out *Scored) {
 				out.Values[j] = 0
 			}
 			out.Total = 0
-			out.Extraction = Extraction{}
+			out.Extraction = extract.Extraction{}
 			out.Err = fmt.Errorf("scoring task %d failed: %v", idx, r)
 		}
 	}()

@@ -3,6 +3,8 @@ package core
 import (
 	"fmt"
 	"math"
+
+	"github.com/llenvs/llenvs-go/extract"
 )
 
 // Spec describes an environment, with the field names of llenvs'
@@ -175,7 +177,7 @@ type Episode interface {
 type Scored struct {
 	Values     []float64
 	Total      float64
-	Extraction Extraction
+	Extraction extract.Extraction
 	Err        error
 }
 
