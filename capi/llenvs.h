@@ -22,7 +22,14 @@
  * "truncated", "extracted_action", "resolved_action", "info"}. Handles of
  * environments and episodes are tagged by kind; using one as the other, or
  * after it was closed, is LLENVS_ERR_HANDLE. llenvs_live_handles(kind)
- * counts the live handles of a kind (LLENVS_KIND_ALL: all). */
+ * counts the live handles of a kind (LLENVS_KIND_ALL: all).
+ *
+ * Scoring (llenvs_score_texts, llenvs_score_pytuple): totals[n] and
+ * values[n * signals] are filled; flags[n] (optional) gets LLENVS_ITEM_FOUND
+ * when an answer was extracted, LLENVS_ITEM_ERROR when scoring failed and
+ * LLENVS_ITEM_SPAN when the answer is bytes [spans[2i], spans[2i+1]) of the
+ * response's UTF-8 (spans, optional, has 2n slots). With rich != 0, *out
+ * gets the batch's columns (capi/scored.go). */
 #ifndef LLENVS_H
 #define LLENVS_H
 
@@ -48,6 +55,7 @@
 
 #define LLENVS_ITEM_FOUND 1
 #define LLENVS_ITEM_ERROR 2
+#define LLENVS_ITEM_SPAN 4
 
 int32_t llenvs_abi_version(void);
 void llenvs_free(void *p);
@@ -62,8 +70,8 @@ int32_t llenvs_episode_step(uint64_t episode, const char *action, size_t action_
 int32_t llenvs_episode_close(uint64_t episode);
 int32_t llenvs_items(uint64_t handle, const int64_t *indices, size_t n, char **out, size_t *out_len);
 int32_t llenvs_items_arrow(uint64_t handle, const int64_t *indices, size_t n, const char *layout, size_t layout_len, char **out, size_t *out_len);
-int32_t llenvs_score_texts(uint64_t handle, const int64_t *indices, const char *const *texts, const int64_t *lens, size_t n, double *totals, double *values, uint8_t *flags, int32_t rich, char **out, size_t *out_len);
+int32_t llenvs_score_texts(uint64_t handle, const int64_t *indices, const char *const *texts, const int64_t *lens, size_t n, double *totals, double *values, uint8_t *flags, int64_t *spans, int32_t rich, char **out, size_t *out_len);
 int32_t llenvs_set_python_api(void *gil_ensure, void *gil_release, void *as_utf8, void *err_clear, void *tuple_item);
-int32_t llenvs_score_pytuple(uint64_t handle, const int64_t *indices, void *texts, size_t n, double *totals, double *values, uint8_t *flags, int32_t rich, char **out, size_t *out_len);
+int32_t llenvs_score_pytuple(uint64_t handle, const int64_t *indices, void *texts, size_t n, double *totals, double *values, uint8_t *flags, int64_t *spans, int32_t rich, char **out, size_t *out_len);
 
 #endif

@@ -38,6 +38,7 @@ const (
 const (
 	itemFound = 1
 	itemError = 2
+	itemSpan  = 4
 )
 
 func main() {}
@@ -350,7 +351,8 @@ func dispatch(env core.Environment, method string, args map[string]any) (any, er
 
 //export llenvsgo_score_texts
 func llenvsgo_score_texts(h C.uint64_t, indices *C.int64_t, texts **C.char, lens *C.int64_t, n C.size_t,
-	totals *C.double, values *C.double, flags *C.uint8_t, rich C.int32_t, out **C.char, outLen *C.size_t) (rc C.int32_t) {
+	totals *C.double, values *C.double, flags *C.uint8_t, spans *C.int64_t, rich C.int32_t, out **C.char,
+	outLen *C.size_t) (rc C.int32_t) {
 	defer guard(&rc, out, outLen)
 	env, err := getEnv(uint64(h))
 	if err != nil {
@@ -390,6 +392,10 @@ func llenvsgo_score_texts(h C.uint64_t, indices *C.int64_t, texts **C.char, lens
 	if flags != nil {
 		fl = unsafe.Slice((*uint8)(unsafe.Pointer(flags)), count)
 	}
+	var sp []int64
+	if spans != nil {
+		sp = unsafe.Slice((*int64)(unsafe.Pointer(spans)), 2*count)
+	}
 	for k := range outs {
 		o := &outs[k]
 		tot[k] = o.Total
@@ -404,11 +410,17 @@ func llenvsgo_score_texts(h C.uint64_t, indices *C.int64_t, texts **C.char, lens
 			if o.Err != nil {
 				f |= itemError
 			}
+			if sp != nil && o.Extraction.Found {
+				if a, b, ok := spanOf(strs[k], o.Extraction.Answer); ok {
+					sp[2*k], sp[2*k+1] = a, b
+					f |= itemSpan
+				}
+			}
 			fl[k] = f
 		}
 	}
 	if rich == 0 {
-		toC(nil, out, outLen)
+		*out, *outLen = nil, 0 // nothing to free
 		return statusOK
 	}
 	toC(packScored(st, idx, strs, outs), out, outLen)

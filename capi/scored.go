@@ -85,15 +85,18 @@ func packScored(st core.SingleTurn, idx []int64, texts []string, outs []core.Sco
 		}
 	}
 
-	distinct := make([]int64, 0, 64)
-	seen := make(map[int64]struct{}, 64)
-	for _, i := range idx {
-		if _, ok := seen[i]; !ok {
-			seen[i] = struct{}{}
-			distinct = append(distinct, i)
+	distinct := idx
+	if len(idx) > 1 {
+		distinct = make([]int64, 0, 64)
+		seen := make(map[int64]struct{}, 64)
+		for _, i := range idx {
+			if _, ok := seen[i]; !ok {
+				seen[i] = struct{}{}
+				distinct = append(distinct, i)
+			}
 		}
+		sort.Slice(distinct, func(a, b int) bool { return distinct[a] < distinct[b] })
 	}
-	sort.Slice(distinct, func(a, b int) bool { return distinct[a] < distinct[b] })
 	var expIdx []int64
 	expOff := []int64{0}
 	var expData []byte

@@ -100,11 +100,11 @@ int32_t llenvs_items_arrow(uint64_t handle, const int64_t *indices, size_t n, co
 }
 
 int32_t llenvs_score_texts(uint64_t handle, const int64_t *indices, const char *const *texts, const int64_t *lens,
-                           size_t n, double *totals, double *values, uint8_t *flags, int32_t rich, char **out,
-                           size_t *out_len) {
+                           size_t n, double *totals, double *values, uint8_t *flags, int64_t *spans, int32_t rich,
+                           char **out, size_t *out_len) {
     if (forked) return fork_error(out, out_len);
     return llenvsgo_score_texts(handle, (int64_t *)indices, (char **)texts, (int64_t *)lens, n, totals, values, flags,
-                                rich, out, out_len);
+                                spans, rich, out, out_len);
 }
 
 /* The CPython API, handed in by the caller (from ctypes.pythonapi) so that
@@ -139,7 +139,8 @@ int32_t llenvs_set_python_api(void *gil_ensure, void *gil_release, void *as_utf8
  * str's lifetime; the caller keeps the tuple alive), then releases the GIL
  * for the Go work, which does not keep the pointers after the call. */
 int32_t llenvs_score_pytuple(uint64_t handle, const int64_t *indices, void *texts, size_t n, double *totals,
-                             double *values, uint8_t *flags, int32_t rich, char **out, size_t *out_len) {
+                             double *values, uint8_t *flags, int64_t *spans, int32_t rich, char **out,
+                             size_t *out_len) {
     if (forked) return fork_error(out, out_len);
     if (py.gil_ensure == NULL) {
         set_error(out, out_len, "invalid", "llenvs_score_pytuple: llenvs_set_python_api was not called");
@@ -175,8 +176,8 @@ int32_t llenvs_score_pytuple(uint64_t handle, const int64_t *indices, void *text
         set_error(out, out_len, "encoding", msg);
         rc = LLENVS_ERR_ENCODING;
     } else {
-        rc = llenvsgo_score_texts(handle, (int64_t *)indices, (char **)ptrs, lens, n, totals, values, flags, rich, out,
-                                  out_len);
+        rc = llenvsgo_score_texts(handle, (int64_t *)indices, (char **)ptrs, lens, n, totals, values, flags, spans, rich,
+                                  out, out_len);
     }
     free(ptrs);
     free(lens);

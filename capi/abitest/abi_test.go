@@ -33,7 +33,7 @@ var lib struct {
 	epStep      func(ep uint64, req []byte, n uintptr, out *unsafe.Pointer, outLen *uintptr) int32
 	epClose     func(ep uint64) int32
 	scoreTexts  func(h uint64, idx *int64, texts *unsafe.Pointer, lens *int64, n uintptr, totals, values *float64,
-		flags *uint8, rich int32, out *unsafe.Pointer, outLen *uintptr) int32
+		flags *uint8, spans *int64, rich int32, out *unsafe.Pointer, outLen *uintptr) int32
 }
 
 // Handle kinds of llenvs.h.
@@ -235,12 +235,16 @@ func TestHandleLifecycleAndScoring(t *testing.T) {
 	totals := make([]float64, 3)
 	values := make([]float64, 3)
 	flags := make([]uint8, 3)
-	if rc := lib.scoreTexts(h, &idx[0], &ptrs[0], &lens[0], 3, &totals[0], &values[0], &flags[0], 1, &out, &n); rc != 0 {
+	spans := make([]int64, 6)
+	if rc := lib.scoreTexts(h, &idx[0], &ptrs[0], &lens[0], 3, &totals[0], &values[0], &flags[0], &spans[0], 1, &out, &n); rc != 0 {
 		t.Fatalf("score rc %d: %s", rc, take(out, n))
 	}
 	rich := []byte(take(out, n))
-	if totals[0] != 1 || totals[1] != 0 || totals[2] != 0 || flags[0] != 1 || flags[2] != 0 {
+	if totals[0] != 1 || totals[1] != 0 || totals[2] != 0 || flags[0] != 1|4 || flags[1] != 1|4 || flags[2] != 0 {
 		t.Errorf("totals %v flags %v", totals, flags)
+	}
+	if got := texts[0][spans[0]:spans[1]]; got != "100" {
+		t.Errorf("caller's span array: answer %q", got)
 	}
 	// The rich columns: item count, then (offset, length) per section; the
 	// first three sections are the answer kinds, starts and ends.
@@ -257,7 +261,7 @@ func TestHandleLifecycleAndScoring(t *testing.T) {
 		t.Errorf("answer span [%d, %d) of %q", a, b, texts[0])
 	}
 	bad := []int64{0, 10, 0}
-	if rc := lib.scoreTexts(h, &bad[0], &ptrs[0], &lens[0], 3, &totals[0], &values[0], &flags[0], 0, &out, &n); rc != -3 {
+	if rc := lib.scoreTexts(h, &bad[0], &ptrs[0], &lens[0], 3, &totals[0], &values[0], &flags[0], nil, 0, &out, &n); rc != -3 {
 		t.Errorf("out-of-range index rc %d", rc)
 	}
 	if msg := take(out, n); !strings.Contains(msg, "task_indices[1]") {

@@ -131,6 +131,9 @@ func (e *Env) Entry(i int) (*Entry, error) {
 // pycompat.SeedSums). A task whose generation fails is skipped here; Entry
 // reports its error when it is read.
 func (e *Env) Prefetch(idx []int64) {
+	if len(idx) < 4 {
+		return // nothing to gain over generating on demand
+	}
 	todo := make([]int64, 0, len(idx))
 	seen := make(map[int64]struct{}, len(idx))
 	e.cacheMu.RLock()

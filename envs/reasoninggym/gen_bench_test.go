@@ -1,6 +1,7 @@
 package reasoninggym
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/llenvs/llenvs-go/core"
@@ -53,5 +54,22 @@ func BenchmarkPrefetchLegCounting(b *testing.B) {
 			idx[k] = int64(i + k)
 		}
 		env.Prefetch(idx)
+	}
+}
+
+func BenchmarkScoreBatchOne(b *testing.B) {
+	size := int64(512)
+	seed := int64(42)
+	env, err := NewEnv(core.EnvConfig{Name: "leg_counting", Size: &size, Seed: &seed})
+	if err != nil {
+		b.Fatal(err)
+	}
+	texts := []string{strings.Repeat("x", 1000) + "<answer>3</answer>"}
+	idx := []int64{3}
+	outs := make([]core.Scored, 1)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		core.ScoreBatch(env, idx, texts, outs)
 	}
 }

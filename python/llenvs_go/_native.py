@@ -41,6 +41,7 @@ CDEF = """
 
 #define LLENVS_ITEM_FOUND 1
 #define LLENVS_ITEM_ERROR 2
+#define LLENVS_ITEM_SPAN 4
 
 int32_t llenvs_abi_version(void);
 void llenvs_free(void *p);
@@ -55,9 +56,9 @@ int32_t llenvs_episode_step(uint64_t episode, const char *action, size_t action_
 int32_t llenvs_episode_close(uint64_t episode);
 int32_t llenvs_items(uint64_t handle, const int64_t *indices, size_t n, char **out, size_t *out_len);
 int32_t llenvs_items_arrow(uint64_t handle, const int64_t *indices, size_t n, const char *layout, size_t layout_len, char **out, size_t *out_len);
-int32_t llenvs_score_texts(uint64_t handle, const int64_t *indices, const char *const *texts, const int64_t *lens, size_t n, double *totals, double *values, uint8_t *flags, int32_t rich, char **out, size_t *out_len);
+int32_t llenvs_score_texts(uint64_t handle, const int64_t *indices, const char *const *texts, const int64_t *lens, size_t n, double *totals, double *values, uint8_t *flags, int64_t *spans, int32_t rich, char **out, size_t *out_len);
 int32_t llenvs_set_python_api(void *gil_ensure, void *gil_release, void *as_utf8, void *err_clear, void *tuple_item);
-int32_t llenvs_score_pytuple(uint64_t handle, const int64_t *indices, void *texts, size_t n, double *totals, double *values, uint8_t *flags, int32_t rich, char **out, size_t *out_len);
+int32_t llenvs_score_pytuple(uint64_t handle, const int64_t *indices, void *texts, size_t n, double *totals, double *values, uint8_t *flags, int64_t *spans, int32_t rich, char **out, size_t *out_len);
 """
 
 OK = 0
@@ -76,6 +77,7 @@ KIND_EPISODE = 2
 
 ITEM_FOUND = 1
 ITEM_ERROR = 2
+ITEM_SPAN = 4
 
 FORK_MESSAGE = (
     "llenvs-go cannot be used in a process forked after the library was loaded (the Go runtime does not "

@@ -12,7 +12,9 @@ functions) is scored as llenvs scores it: ``reset`` then ``step`` per response.
 
 from __future__ import annotations
 
+import gc
 import json
+import struct
 import threading
 import warnings
 from collections.abc import Callable, Iterator, Sequence
@@ -60,8 +62,8 @@ class ScoringResult:
             d = self.__dict__
             source = d.get("_metadata_source")
             if source is not None:
-                results, i = source
-                d["metadata"] = m = results._metadata(i)
+                columns, i = source
+                d["metadata"] = m = columns.metadata(i)
                 d.pop("_metadata_source", None)
                 return m
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
@@ -75,6 +77,7 @@ class ScoringResult:
 
 
 _new = object.__new__
+_set = object.__setattr__
 _loads = json.loads
 
 # Sections of the rich scoring buffer, in the order of capi/scored.go.
@@ -83,51 +86,131 @@ _loads = json.loads
 _ANSWER_SPAN, _ANSWER_OWN = 1, 2
 
 
+_HEAD = struct.Struct(f"<{1 + 2 * _SECTIONS}q")
+_SPAN = struct.Struct("<q")
+
+
 class _Columns:
-    """The rich part of a Go-scored batch, as the library returned it: one buffer, decoded on demand."""
+    """The rich part of a Go-scored batch: the library's one buffer, read where and when needed.
 
-    __slots__ = ("data", "kind", "start", "end", "meta", "expected", "errors")
+    It also holds what an item's metadata is made from, so that a result
+    built from it refers to it alone (no reference cycle through the results).
+    """
 
-    def __init__(self, data: bytes):
+    __slots__ = ("data", "head", "texts", "names", "indices", "backend", "fallback_expected", "_errors",
+                 "_expected")
+
+    def __init__(self, data: bytes, texts: Sequence[str], names: list[str], indices: list[int], backend: str,
+                 fallback_expected: Callable[[int], str | None] | None = None):
         self.data = data
-        view = memoryview(data)
-        head = view[: 8 + 16 * _SECTIONS].cast("q")
+        self.head = _HEAD.unpack_from(data)
+        self.texts = texts
+        self.names = names
+        self.indices = indices
+        self.backend = backend
+        self.fallback_expected = fallback_expected
+        self._errors: dict[int, str] | None = None
+        self._expected: dict[int, str] | None = None
 
-        def section(k: int) -> memoryview:
-            off = head[1 + 2 * k]
-            return view[off: off + head[2 + 2 * k]]
-
-        self.kind = bytes(section(_ANSWER_KIND))
-        self.start = section(_ANSWER_START).cast("q").tolist()
-        self.end = section(_ANSWER_END).cast("q").tolist()
-        self.meta = (section(_META_OFFSETS).cast("q").tolist(), bytes(section(_META_DATA)))
-        self.expected = _strings(section(_EXPECTED_INDEX), section(_EXPECTED_OFFSETS), section(_EXPECTED_DATA))
-        self.errors = _strings(section(_ERROR_ITEM), section(_ERROR_OFFSETS), section(_ERROR_DATA))
-        self.data = bytes(section(_ANSWER_DATA))
+    def metadata(self, i: int) -> dict[str, Any]:
+        """Item i's metadata: per signal, and the backend; the error when it failed."""
+        answer = self.answer(i, self.texts[i])
+        extraction = self.extraction(i)
+        metadata: dict[str, Any] = {}
+        for name in self.names:
+            if name == "correctness":
+                if answer is None:
+                    metadata[name] = {"extracted": None, "extraction": extraction}
+                else:
+                    expected = self.expected(self.indices[i])
+                    if expected is None and self.fallback_expected is not None:
+                        expected = self.fallback_expected(self.indices[i])
+                    metadata[name] = {"extracted": answer, "expected": expected, "extraction": extraction}
+            else:
+                metadata[name] = {"extraction": extraction}
+        metadata["backend"] = self.backend
+        error = self.errors().get(i)
+        if error is not None:
+            metadata["error"] = error
+        return metadata
 
     def answer(self, i: int, text: str) -> str | None:
-        k = self.kind[i]
+        data, head = self.data, self.head
+        k = data[head[1 + 2 * _ANSWER_KIND] + i]
         if k == 0:
             return None
-        a, b = self.start[i], self.end[i]
+        a = _SPAN.unpack_from(data, head[1 + 2 * _ANSWER_START] + 8 * i)[0]
+        b = _SPAN.unpack_from(data, head[1 + 2 * _ANSWER_END] + 8 * i)[0]
         if k == _ANSWER_SPAN:
             if text.isascii():
                 return text[a:b]
             return text.encode("utf-8", "surrogatepass")[a:b].decode("utf-8", "surrogatepass")
-        return self.data[a:b].decode("utf-8", "surrogatepass")
+        base = head[1 + 2 * _ANSWER_DATA]
+        return data[base + a: base + b].decode("utf-8", "surrogatepass")
+
+    def answers(self, texts: Sequence[str]) -> list[str | None]:
+        """Every item's extracted answer, decoded in one pass."""
+        data, head = self.data, self.head
+        n = len(texts)
+        kinds = data[head[1 + 2 * _ANSWER_KIND]: head[1 + 2 * _ANSWER_KIND] + n]
+        starts = struct.unpack_from(f"<{n}q", data, head[1 + 2 * _ANSWER_START])
+        ends = struct.unpack_from(f"<{n}q", data, head[1 + 2 * _ANSWER_END])
+        base = head[1 + 2 * _ANSWER_DATA]
+        out: list[str | None] = []
+        append = out.append
+        for i, k in enumerate(kinds):
+            if k == 0:
+                append(None)
+            elif k == _ANSWER_SPAN:
+                t = texts[i]
+                if t.isascii():
+                    append(t[starts[i]: ends[i]])
+                else:
+                    append(t.encode("utf-8", "surrogatepass")[starts[i]: ends[i]].decode("utf-8", "surrogatepass"))
+            else:
+                append(data[base + starts[i]: base + ends[i]].decode("utf-8", "surrogatepass"))
+        return out
 
     def extraction(self, i: int) -> Any:
-        offsets, blob = self.meta
-        return _loads(blob[offsets[i]: offsets[i + 1]])
+        data, head = self.data, self.head
+        off = head[1 + 2 * _META_OFFSETS] + 8 * i
+        a, b = struct.unpack_from("<qq", data, off)
+        base = head[1 + 2 * _META_DATA]
+        return _loads(data[base + a: base + b])
+
+    def expected(self, task_index: int) -> str | None:
+        if self._expected is None:
+            self._expected = self._strings(_EXPECTED_INDEX, _EXPECTED_OFFSETS, _EXPECTED_DATA)
+        return self._expected.get(task_index)
+
+    def errors(self) -> dict[int, str]:
+        if self._errors is None:
+            self._errors = self._strings(_ERROR_ITEM, _ERROR_OFFSETS, _ERROR_DATA)
+        return self._errors
+
+    def _strings(self, keys: int, offsets: int, data: int) -> dict[int, str]:
+        head, raw = self.head, self.data
+        count = head[2 + 2 * keys] // 8
+        if not count:
+            return {}
+        ks = struct.unpack_from(f"<{count}q", raw, head[1 + 2 * keys])
+        off = struct.unpack_from(f"<{count + 1}q", raw, head[1 + 2 * offsets])
+        base = head[1 + 2 * data]
+        return {k: raw[base + off[j]: base + off[j + 1]].decode("utf-8", "surrogatepass") for j, k in enumerate(ks)}
 
 
-def _strings(keys: memoryview, offsets: memoryview, data: memoryview) -> dict[int, str]:
-    ks = keys.cast("q").tolist()
-    if not ks:
-        return {}
-    off = offsets.cast("q").tolist()
-    raw = bytes(data)
-    return {k: raw[off[j]: off[j + 1]].decode("utf-8", "surrogatepass") for j, k in enumerate(ks)}
+class _OneItem:
+    """The metadata source of a result of ``Scorer.score``: the item scored again, with its columns, when read."""
+
+    __slots__ = ("scorer", "task_index", "response")
+
+    def __init__(self, scorer: Scorer, task_index: int, response: str):
+        self.scorer = scorer
+        self.task_index = task_index
+        self.response = response
+
+    def metadata(self, i: int) -> dict[str, Any]:
+        return self.scorer._run((self.task_index,), (self.response,), rich=True)[0].metadata
 
 
 class ScoringResults(Sequence[ScoringResult]):
@@ -137,34 +220,33 @@ class ScoringResults(Sequence[ScoringResult]):
     call, as columns: ``totals`` at once, and each ``ScoringResult`` made
     when it is read (its ``metadata`` when that is read).
 
-    Attributes:
-        errors: position -> why scoring that item failed (such items have
-            total 0.0 and ``metadata["error"]``); empty when all succeeded.
+    ``errors`` maps the position of each item whose scoring failed to the
+    reason (such items have total 0.0 and ``metadata["error"]``).
     """
 
-    __slots__ = ("_totals", "_values", "_names", "_texts", "_columns", "_indices", "_backend", "_expected",
-                 "_cache", "errors")
+    __slots__ = ("_totals", "_values", "_names", "_columns", "_cache", "_errors")
 
-    def __init__(self, totals: list[float], values: list[float], names: list[str], texts: Sequence[str],
-                 columns: _Columns | None, indices: list[int], backend: str,
-                 expected: Callable[[int], str | None] | None = None):
+    def __init__(self, totals: list[float], values: list[float], names: list[str], columns: _Columns | None):
         self._totals = totals
         self._values = values
         self._names = names
-        self._texts = texts
         self._columns = columns
-        self._indices = indices
-        self._backend = backend
-        self._expected = expected
         self._cache: dict[int, ScoringResult] = {}
-        self.errors: dict[int, str] = dict(columns.errors) if columns is not None else {}
+        self._errors: dict[int, str] | None = None
+
+    @property
+    def errors(self) -> dict[int, str]:
+        """Position -> why scoring that item failed; empty when every item was scored."""
+        if self._errors is None:
+            self._errors = dict(self._columns.errors()) if self._columns is not None else {}
+        return self._errors
 
     @classmethod
     def of(cls, results: Sequence[ScoringResult]) -> ScoringResults:
         """Results already built, as a ``ScoringResults``."""
-        out = cls([float(r.total) for r in results], [], [], (), None, [], "python")
+        out = cls([float(r.total) for r in results], [], [], None)
         out._cache.update(enumerate(results))
-        out.errors = {i: r.metadata["error"] for i, r in enumerate(results) if "error" in r.metadata}
+        out._errors = {i: r.metadata["error"] for i, r in enumerate(results) if "error" in r.metadata}
         return out
 
     @property
@@ -195,13 +277,42 @@ class ScoringResults(Sequence[ScoringResult]):
         return r
 
     def __iter__(self) -> Iterator[ScoringResult]:
-        get = self._cache.get
-        build = self._build
-        for i in range(len(self._totals)):
-            r = get(i)
-            if r is None:
-                r = self._cache[i] = build(i)
-            yield r
+        n = len(self._totals)
+        if len(self._cache) < n:
+            self._build_all()
+        cache = self._cache
+        return (cache[i] for i in range(n))
+
+    def _build_all(self) -> None:
+        # Every result at once: the answers decoded in one pass, no call per item.
+        columns = self._columns
+        assert columns is not None
+        answers = columns.answers(columns.texts)
+        names, totals, values, cache = self._names, self._totals, self._values, self._cache
+        k = len(names)
+        paused = gc.isenabled()  # the results are acyclic: nothing for the collector to find
+        if paused:
+            gc.disable()
+        try:
+            self._fill(cache, columns, answers, names, totals, values, k)
+        finally:
+            if paused:
+                gc.enable()
+
+    @staticmethod
+    def _fill(cache: dict[int, ScoringResult], columns: _Columns, answers: list[str | None], names: list[str],
+              totals: list[float], values: list[float], k: int) -> None:
+        for i in range(len(totals)):
+            if i in cache:
+                continue
+            if k == 1:
+                signals = {names[0]: values[i]}
+            else:
+                signals = dict(zip(names, values[i * k: (i + 1) * k], strict=True))
+            r = _new(ScoringResult)
+            _set(r, "__dict__", {"total": totals[i], "signals": signals, "extracted_answer": answers[i],
+                                 "_metadata_source": (columns, i)})
+            cache[i] = r
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Sequence):
@@ -225,34 +336,12 @@ class ScoringResults(Sequence[ScoringResult]):
             signals = {names[0]: self._values[i]}
         else:
             signals = dict(zip(names, self._values[i * k: (i + 1) * k], strict=True))
+        columns = self._columns
+        assert columns is not None
         r = _new(ScoringResult)
-        r.__dict__.update(total=self._totals[i], signals=signals,
-                          extracted_answer=self._columns.answer(i, self._texts[i]),  # type: ignore[union-attr]
-                          _metadata_source=(self, i))
+        _set(r, "__dict__", {"total": self._totals[i], "signals": signals,
+                             "extracted_answer": columns.answer(i, columns.texts[i]), "_metadata_source": (columns, i)})
         return r
-
-    def _metadata(self, i: int) -> dict[str, Any]:
-        cols = self._columns
-        assert cols is not None
-        answer = cols.answer(i, self._texts[i])
-        extraction = cols.extraction(i)
-        metadata: dict[str, Any] = {}
-        for name in self._names:
-            if name == "correctness":
-                if answer is None:
-                    metadata[name] = {"extracted": None, "extraction": extraction}
-                else:
-                    expected = cols.expected.get(self._indices[i])
-                    if expected is None and self._expected is not None:
-                        expected = self._expected(self._indices[i])
-                    metadata[name] = {"extracted": answer, "expected": expected, "extraction": extraction}
-            else:
-                metadata[name] = {"extraction": extraction}
-        metadata["backend"] = self._backend
-        error = self.errors.get(i)
-        if error is not None:
-            metadata["error"] = error
-        return metadata
 
 
 class Scorer:
@@ -324,9 +413,54 @@ class Scorer:
         """
         if not self._native:
             return self._score_python(task_index, response)
-        if isinstance(response, (bytes, bytearray)):
-            raise TypeError(f"response must be a str, got {type(response).__name__}")
-        return self._run((task_index,), (response,), rich=True)[0]
+        env = self.environment
+        if type(response) is not str or env.backend != "native":
+            if isinstance(response, (bytes, bytearray)):
+                raise TypeError(f"response must be a str, got {type(response).__name__}")
+            return self._run((task_index,), (response,), rich=True)[0]
+        names = self._names
+        idx, totals, values, flags, spans, out, out_len = self._scratch(len(names))
+        if isinstance(task_index, bool):
+            raise TypeError("task_index must be an int, got bool")
+        try:
+            idx[0] = task_index
+        except (TypeError, OverflowError):
+            raise self._index_error((task_index,)) from None
+        texts = (response,)
+        rc = _native.lib().llenvs_score_pytuple(env.handle, idx, ffi.cast("void *", id(texts)), 1, totals, values,
+                                                flags, spans, 0, out, out_len)
+        if rc != _native.OK:
+            data = _native.take_buffer(out, out_len)
+            if rc == _native.ERR_ENCODING:
+                return self._run((task_index,), texts, rich=True)[0]
+            _native.raise_for(rc, data)
+        f = flags[0]
+        if f & _native.ITEM_FOUND:
+            if not f & _native.ITEM_SPAN:  # a cleaner changed the answer: it comes as bytes
+                return self._run((task_index,), texts, rich=True)[0]
+            a, b = spans[0], spans[1]
+            answer = response[a:b] if response.isascii() else \
+                response.encode("utf-8", "surrogatepass")[a:b].decode("utf-8", "surrogatepass")
+        else:
+            answer = None
+        signals = {names[0]: values[0]} if len(names) == 1 else {n: values[j] for j, n in enumerate(names)}
+        r = _new(ScoringResult)
+        _set(r, "__dict__", {"total": totals[0], "signals": signals, "extracted_answer": answer,
+                             "_metadata_source": (_OneItem(self, idx[0], response), 0)})
+        return r
+
+    @staticmethod
+    def _scratch(k: int) -> tuple[Any, ...]:
+        # This thread's arrays for one item with k signals: no allocation per call.
+        scratch = getattr(_single, "arrays", None)
+        if scratch is None:
+            scratch = _single.arrays = {}
+        arrays = scratch.get(k)
+        if arrays is None:
+            arrays = scratch[k] = (ffi.new("int64_t[1]"), ffi.new("double[1]"), ffi.new("double[]", k),
+                                   ffi.new("uint8_t[1]"), ffi.new("int64_t[2]"), ffi.new("char **"),
+                                   ffi.new("size_t *"))
+        return arrays
 
     def score_batch(self, task_indices: Sequence[int], responses: Sequence[str]) -> ScoringResults:
         """Score ``responses[i]`` against task ``task_indices[i]`` for every i (in one call into Go when
@@ -391,15 +525,7 @@ class Scorer:
             raise ValueError(f"task_indices and responses must have the same length, got {len(task_indices)} and {n}")
         names = self._names
         if n == 1:
-            # One item: this thread's scratch arrays, no allocation per call.
-            scratch = getattr(_single, "arrays", None)
-            if scratch is None:
-                scratch = _single.arrays = {}
-            arrays = scratch.get(len(names))
-            if arrays is None:
-                arrays = scratch[len(names)] = (ffi.new("int64_t[1]"), ffi.new("double[1]"),
-                                                ffi.new("double[]", len(names)), ffi.new("uint8_t[1]"))
-            idx, totals, values, flags = arrays
+            idx, totals, values, flags, _, _, _ = self._scratch(len(names))
             t = task_indices[0]
             if isinstance(t, bool):
                 raise TypeError("task_indices[0] must be an int, got bool")
@@ -418,13 +544,13 @@ class Scorer:
         env = self.environment
         python_backend = env.backend == "python"
         data = self._call(idx, texts, totals, values, flags, rich or python_backend)
-        columns = _Columns(data) if data else None
-        indices = list(task_indices) if rich or python_backend else []
-        if python_backend and columns is not None:
-            self._python_correctness(indices, texts, columns, totals, values)
-        results = ScoringResults(ffi.unpack(totals, n), ffi.unpack(values, n * len(names)), names, texts, columns,
-                                 indices, env.backend,
-                                 (lambda i: str(env.entry(i)["answer"])) if python_backend else None)
+        columns = None
+        if data:
+            columns = _Columns(data, texts, names, list(task_indices), env.backend,
+                               (lambda i: str(env.entry(i)["answer"])) if python_backend else None)
+            if python_backend:
+                self._python_correctness(columns, totals, values)
+        results = ScoringResults(ffi.unpack(totals, n), ffi.unpack(values, n * len(names)), names, columns)
         status = ffi.buffer(flags, n)[:]
         if not rich and (b"\x02" in status or b"\x03" in status):  # LLENVS_ITEM_ERROR set
             failed = [k for k in range(n) if flags[k] & _native.ITEM_ERROR]
@@ -433,16 +559,14 @@ class Scorer:
                 "Scorer.score_batch reports why in its errors"), stacklevel=3)
         return results
 
-    def _python_correctness(self, indices: list[int], texts: Sequence[str], columns: _Columns, totals: Any,
-                            values: Any) -> None:
+    def _python_correctness(self, columns: _Columns, totals: Any, values: Any) -> None:
         # Tasks without a native port: Go extracted the answers, reasoning-gym scores them.
         k = len(self._names)
         j = self._names.index("correctness")
         weight = self.environment.signal_specs[j]["weight"]
-        for i, text in enumerate(texts):
-            answer = columns.answer(i, text)
+        for i, answer in enumerate(columns.answers(columns.texts)):
             if answer is not None:
-                c = self.environment.correctness(indices[i], answer)
+                c = self.environment.correctness(columns.indices[i], answer)
                 values[i * k + j] = c
                 totals[i] += c * weight
 
@@ -452,8 +576,8 @@ class Scorer:
         L = _native.lib()
         out = ffi.new("char **")
         out_len = ffi.new("size_t *")
-        rc = L.llenvs_score_pytuple(handle, idx, ffi.cast("void *", id(texts)), n, totals, values, flags, int(rich),
-                                    out, out_len)
+        rc = L.llenvs_score_pytuple(handle, idx, ffi.cast("void *", id(texts)), n, totals, values, flags, ffi.NULL,
+                                    int(rich), out, out_len)
         if rc == _native.ERR_ENCODING:
             _native.take_buffer(out, out_len)
             rc = self._call_encoded(handle, texts, idx, totals, values, flags, rich, out, out_len)
@@ -485,7 +609,7 @@ class Scorer:
         keep = [ffi.from_buffer(b) for b in encoded]
         ptrs = ffi.new("char *[]", keep)
         lens = ffi.new("int64_t[]", [len(b) for b in encoded])
-        return _native.lib().llenvs_score_texts(handle, idx, ptrs, lens, len(texts), totals, values, flags,
+        return _native.lib().llenvs_score_texts(handle, idx, ptrs, lens, len(texts), totals, values, flags, ffi.NULL,
                                                 int(rich), out, out_len)
 
 
