@@ -1,0 +1,140 @@
+"""score_batch and score(): everything from one crossing, results built when read, failures visible."""
+
+from __future__ import annotations
+
+import dataclasses
+import gc
+import pickle
+import warnings
+
+import pytest
+
+from llenvs_go import _native
+from llenvs_go.core.registry import environment_registry
+from llenvs_go.core.state import Action
+from llenvs_go.integrations import Scorer, ScoringResult
+from llenvs_go.integrations.scoring import ScoringFailureWarning
+
+
+@pytest.fixture(scope="module")
+def env():
+    return environment_registry.get(name="leg_counting", size=20, seed=42, extra_rewards=("format",))
+
+
+def _truths(env):
+    return [env.reset(options={"task_index": i})[0].hidden.expected_answer for i in range(len(env))]
+
+
+RESPONSES = [
+    "<answer>{t}</answer>",
+    "think... <ANSWER> {t} </Answer>",
+    "<answer>-3</answer>",
+    "no tags at all {t}",
+    "<answer></answer>",
+    "héllo ✓ <answer>{t}</answer> ünïcode after",
+    "<answer>a<answer>b</answer></answer>",
+    "",
+]
+
+
+def _batch(env):
+    truths = _truths(env)
+    idx, texts = [], []
+    for i, t in enumerate(truths):
+        for r in RESPONSES:
+            idx.append(i)
+            texts.append(r.format(t=t))
+    return idx, texts
+
+
+def test_batch_results_equal_the_step_of_each_item(env):
+    """Each result read from the columns is what reset + step says for that response."""
+    idx, texts = _batch(env)
+    results = Scorer(env).score_batch(idx, texts)
+    for i, text, r in zip(idx, texts, results, strict=True):
+        state, _ = env.reset(options={"task_index": i})
+        step = env.step(state, Action.from_text(text))
+        assert r.total == step.rewards.total
+        assert r.signals == {s.name: s.reward for s in step.rewards}
+        assert r.extracted_answer == step.extracted_action
+        for s in step.rewards:
+            assert r.metadata[s.name] == s.metadata
+        assert r.metadata["backend"] == "native"
+    assert results.errors == {}
+
+
+def test_single_score_equals_the_batch(env):
+    idx, texts = _batch(env)
+    scorer = Scorer(env)
+    batch = scorer.score_batch(idx, texts)
+    for i, text, r in zip(idx, texts, batch, strict=True):
+        one = scorer.score(i, text)
+        assert one == r
+        assert one.extracted_answer == r.extracted_answer and one.metadata == r.metadata
+
+
+def test_cleaned_answers_come_as_their_own_bytes():
+    env = environment_registry.get(name="leg_counting", size=5, seed=1, post_cleaners=["strip_trailing_punctuation"])
+    truth = _truths(env)[0]
+    scorer = Scorer(env)
+    r = scorer.score_batch([0, 0], [f"<answer>{truth}.</answer>", f"<answer>ü{truth},</answer>"])
+    assert [x.extracted_answer for x in r] == [truth, f"ü{truth}"]
+    assert r[0].total == 1.0
+    assert scorer.score(0, f"<answer>{truth}.</answer>").extracted_answer == truth
+
+
+def test_result_is_a_frozen_dataclass_with_lazy_metadata(env):
+    truth = _truths(env)[0]
+    r = Scorer(env).score_batch([0], [f"<answer>{truth}</answer>"])[0]
+    assert dataclasses.is_dataclass(r)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        r.total = 0.0  # type: ignore[misc]
+    eager = ScoringResult(total=r.total, signals=dict(r.signals), extracted_answer=r.extracted_answer,
+                          metadata=r.metadata)
+    assert r == eager and repr(r) == repr(eager)
+    assert dataclasses.asdict(r)["metadata"]["correctness"]["expected"] == truth
+    assert pickle.loads(pickle.dumps(r)) == r
+    assert "_metadata_source" not in vars(r)
+
+
+def test_results_pickle_before_any_item_is_read(env):
+    idx, texts = _batch(env)
+    results = Scorer(env).score_batch(idx, texts)
+    copy = pickle.loads(pickle.dumps(results))
+    assert copy == results and copy.totals == results.totals
+
+
+def test_a_failure_inside_one_item_is_reported_not_silent():
+    if not _native.call("info").get("test_hooks"):
+        pytest.skip("library built without the test hooks")
+    env = environment_registry.get(name="leg_counting", size=5, seed=1, answer_extractor="panics_on_marker_for_test")
+    truth = _truths(env)[0]
+    scorer = Scorer(env)
+    texts = [f"<answer>{truth}</answer>", "PANIC here", f"<answer>{truth}</answer>"]
+    results = scorer.score_batch([0, 0, 0], texts)
+    assert results.totals == [1.0, 0.0, 1.0]
+    assert list(results.errors) == [1] and "met its marker" in results.errors[1]
+    assert "met its marker" in results[1].metadata["error"] and "error" not in results[0].metadata
+    with pytest.warns(ScoringFailureWarning, match="1 of 3 responses could not be scored.*position 1"):
+        assert scorer.totals([0, 0, 0], texts) == [1.0, 0.0, 1.0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        scorer.totals([0], texts[:1])  # no failure, no warning
+
+
+@pytest.mark.parametrize("bad", ["100", b"100"])
+def test_a_str_is_not_a_batch(env, bad):
+    with pytest.raises(TypeError, match="sequence of str"):
+        Scorer(env).score_batch([0, 0, 0], bad)
+
+
+def test_score_keeps_no_scorer_alive():
+    import weakref
+
+    env = environment_registry.get(name="leg_counting", size=5, seed=3)
+    scorer = Scorer(env)
+    scorer.score(0, "x")
+    ref = weakref.ref(scorer)
+    del scorer
+    gc.collect()
+    assert ref() is None
