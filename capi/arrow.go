@@ -234,3 +234,15 @@ func int32Bytes(v []int32) []byte {
 	}
 	return unsafe.Slice((*byte)(unsafe.Pointer(&v[0])), 4*len(v))
 }
+
+// taskTexts is what an environment offers for building dataset items in
+// bulk without a reset per item.
+type taskTexts interface {
+	TaskTexts(i int) (prompt string, truth *string, err error)
+}
+
+// prefetcher is an environment that generates many tasks faster together
+// than one at a time.
+type prefetcher interface {
+	Prefetch(idx []int64)
+}

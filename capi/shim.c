@@ -88,11 +88,6 @@ int32_t llenvs_episode_close(uint64_t episode) {
     return llenvsgo_episode_close(episode);
 }
 
-int32_t llenvs_items(uint64_t handle, const int64_t *indices, size_t n, char **out, size_t *out_len) {
-    if (forked) return fork_error(out, out_len);
-    return llenvsgo_items(handle, (int64_t *)indices, n, out, out_len);
-}
-
 int32_t llenvs_items_arrow(uint64_t handle, const int64_t *indices, size_t n, const char *layout, size_t layout_len,
                            char **out, size_t *out_len) {
     if (forked) return fork_error(out, out_len);

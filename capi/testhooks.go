@@ -3,10 +3,12 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/llenvs/llenvs-go/core"
 	"github.com/llenvs/llenvs-go/extract"
+	"github.com/llenvs/llenvs-go/strictcfg"
 )
 
 // This file is compiled only with -tags llenvs_testhooks: the llenvs_call
@@ -32,4 +34,41 @@ func (p panicsOnMarker) Extract(text string) extract.Extraction {
 		panic("the test extractor met its marker")
 	}
 	return p.Tag.Extract(text)
+}
+
+func init() {
+	core.RegisterAdapter(core.Adapter{
+		Name: "test_hooks",
+		New: func(cfg core.EnvConfig) (core.Environment, error) {
+			if cfg.Name != "fails_on_odd_for_test" {
+				return nil, strictcfg.NotFound("test environment", cfg.Name, "not found", []string{"fails_on_odd_for_test"})
+			}
+			return failsOnOdd{}, nil
+		},
+		List: func() []string { return []string{"fails_on_odd_for_test"} },
+	})
+}
+
+// failsOnOdd is a ten-task environment whose odd tasks cannot be
+// generated: a failure inside one item of a dataset.
+type failsOnOdd struct{}
+
+func (failsOnOdd) Spec() core.Spec {
+	return core.Spec{Name: "fails_on_odd_for_test", Adapter: "test_hooks", MaxSteps: 1, SupportsTaskIndex: true,
+		SupportsLen: true, PureStep: true}
+}
+
+func (failsOnOdd) Len() int { return 10 }
+
+func (f failsOnOdd) Reset(r core.ResetRequest) (core.Start, error) {
+	if err := core.CheckIndex(r.TaskIndex, f.Len()); err != nil {
+		return core.Start{}, err
+	}
+	if r.TaskIndex%2 == 1 {
+		return core.Start{}, fmt.Errorf("task %d is odd", r.TaskIndex)
+	}
+	q := fmt.Sprintf("question %d", r.TaskIndex)
+	a := fmt.Sprint(r.TaskIndex)
+	return core.Start{Observation: core.Observation{Prompt: q}, Hidden: core.Hidden{TaskIndex: r.TaskIndex,
+		ExpectedAnswer: &a}}, nil
 }

@@ -54,7 +54,6 @@ int32_t llenvs_env_close(uint64_t handle);
 int32_t llenvs_env_reset(uint64_t handle, const char *req, size_t req_len, uint64_t *episode, char **out, size_t *out_len);
 int32_t llenvs_episode_step(uint64_t episode, const char *action, size_t action_len, char **out, size_t *out_len);
 int32_t llenvs_episode_close(uint64_t episode);
-int32_t llenvs_items(uint64_t handle, const int64_t *indices, size_t n, char **out, size_t *out_len);
 int32_t llenvs_items_arrow(uint64_t handle, const int64_t *indices, size_t n, const char *layout, size_t layout_len, char **out, size_t *out_len);
 int32_t llenvs_score_texts(uint64_t handle, const int64_t *indices, const char *const *texts, const int64_t *lens, size_t n, double *totals, double *values, uint8_t *flags, int64_t *spans, int32_t rich, char **out, size_t *out_len);
 int32_t llenvs_set_python_api(void *gil_ensure, void *gil_release, void *as_utf8, void *err_clear, void *tuple_item);

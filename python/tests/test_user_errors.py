@@ -74,3 +74,48 @@ def test_unported_task_config_typo_is_suggested():
     pytest.importorskip("reasoning_gym")
     with pytest.raises(ValueError, match="did you mean 'n_people'"):
         environment_registry.get(name="knights_knaves", seed=1, n_peopel=2)
+
+
+def test_prompt_template_without_question_is_refused():
+    from llenvs_go.core.registry import environment_registry
+
+    with pytest.raises(ValueError, match=r"prompt_template 'Answer carefully\.' has no \{question\} field"):
+        environment_registry.get(name="leg_counting", size=5, seed=1, prompt_template="Answer carefully.")
+
+
+def test_a_mistyped_system_prompt_name_is_refused():
+    from llenvs_go.core.registry import environment_registry
+
+    with pytest.raises(ValueError, match=r"'defualt' is not a prompt name; did you mean 'default'\? Names: "
+                                         r"\['default', 'general_reasoning'\]"):
+        environment_registry.get(name="leg_counting", size=5, seed=1, system_prompt="defualt")
+    env = environment_registry.get(name="leg_counting", size=5, seed=1, system_prompt="Be concise.")
+    from llenvs_go.integrations import DatasetProvider
+
+    assert DatasetProvider(env)[0].messages[0]["content"] == "Be concise."
+
+
+def test_a_task_without_an_answer_has_no_ground_truth():
+    pytest.importorskip("reasoning_gym")
+    from llenvs_go.core.registry import environment_registry
+    from llenvs_go.integrations import DatasetProvider, Scorer
+
+    env = environment_registry.get(name="propositional_logic", size=3, seed=1)
+    assert [it.ground_truth for it in DatasetProvider(env).get_items()] == [None, None, None]
+    assert DatasetProvider(env).to_hf_dataset()["ground_truth"] == [None, None, None]
+    assert Scorer(env).score(0, "<answer>P</answer>").metadata["correctness"]["expected"] is None
+
+
+def test_composite_items_say_where_they_come_from():
+    rg = pytest.importorskip("reasoning_gym")
+    from reasoning_gym.composite import DatasetSpec
+
+    from llenvs_go.core.registry import environment_registry
+    from llenvs_go.integrations import DatasetProvider
+
+    specs = [{"name": "chain_sum", "weight": 1}, {"name": "gcd", "weight": 2}]
+    env = environment_registry.get(name="composite", size=30, seed=4, datasets=specs)
+    ours = [(it.metadata["source_dataset"], it.metadata["source_index"]) for it in DatasetProvider(env).get_items()]
+    ref = rg.create_dataset("composite", size=30, seed=4, datasets=[DatasetSpec("chain_sum", 1, {}),
+                                                                     DatasetSpec("gcd", 2, {})])
+    assert ours == [(ref[i]["metadata"]["source_dataset"], ref[i]["metadata"]["source_index"]) for i in range(30)]

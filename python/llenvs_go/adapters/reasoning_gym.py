@@ -21,7 +21,7 @@ from typing import Any
 from llenvs_go import _native
 from llenvs_go.core.extraction import GoExtractor, TagBasedExtractor, extractor_settings
 from llenvs_go.core.native import NativeEnvironment
-from llenvs_go.core.prompts import resolve_system_prompt
+from llenvs_go.core.prompts import check_prompt_template, resolve_system_prompt
 from llenvs_go.core.reward import AnswerExtractor, RewardType, Signal
 from llenvs_go.core.state import Action, State
 
@@ -131,7 +131,7 @@ class ReasoningGymEnvironment(NativeEnvironment):
         if entry is None:
             entry = self.entries([task_index])[0]
         if expected_answer is None:
-            expected_answer = str(entry["answer"])
+            expected_answer = None if entry["answer"] is None else str(entry["answer"])
         return ReasoningGymHidden(entry=entry, expected_answer=expected_answer, task_index=task_index,
                                   dataset_name=self._config["name"], episode=episode)
 
@@ -328,11 +328,7 @@ class ReasoningGymAdapter:
             config["extra_rewards"] = list(extra_rewards)
         resolve_system_prompt(system_prompt)  # a bad value fails here, not when items are built
         if prompt_template is not None:
-            try:
-                prompt_template.format(question="")
-            except (KeyError, IndexError, ValueError, AttributeError) as e:
-                raise ValueError(f"prompt_template must be a str.format template whose only field is "
-                                 f"{{question}}, got {prompt_template!r} ({type(e).__name__}: {e})") from None
+            check_prompt_template(prompt_template)
         if name == "composite" and "datasets" in kwargs:
             kwargs["datasets"] = [_as_mapping(d) for d in kwargs["datasets"]]
         config["params"] = kwargs

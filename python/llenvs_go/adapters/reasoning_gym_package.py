@@ -21,6 +21,12 @@ DEFAULT_SIZE = 500  # reasoning-gym's default dataset size
 _CACHE_LIMIT = 1 << 16  # entries kept per environment, as in the Go core
 
 
+def ground_truth(entry: dict[str, Any]) -> str | None:
+    """The ground truth of a reasoning-gym entry as a str; None when the task has none (``answer`` is None)."""
+    answer = entry["answer"]
+    return None if answer is None else str(answer)
+
+
 def reasoning_gym_task_names() -> list[str]:
     """Names of the tasks the installed reasoning-gym knows ([] when it is not installed)."""
     try:
@@ -99,7 +105,7 @@ class PythonReasoningGymEnvironment(ReasoningGymEnvironment):
         e = self.entry(task_index)
         q = e["question"]
         return None, {"observation": {"prompt": q, "task": {"text": q}},
-                      "hidden": {"expected_answer": str(e["answer"]), "entry": e},
+                      "hidden": {"expected_answer": ground_truth(e), "entry": e},
                       "info": {"task_index": task_index, "dataset_name": self._config["name"], "question": q}}
 
     def _advance(self, state: Any, action: Any) -> dict[str, Any]:
@@ -110,7 +116,7 @@ class PythonReasoningGymEnvironment(ReasoningGymEnvironment):
 
     def task_texts(self, indices: Sequence[int]) -> tuple[list[str], list[str | None]]:
         entries = [self.entry(self.check_index(i)) for i in indices]
-        return [e["question"] for e in entries], [str(e["answer"]) for e in entries]
+        return [e["question"] for e in entries], [ground_truth(e) for e in entries]
 
     def entries(self, indices: list[int]) -> list[dict[str, Any]]:
         return [self.entry(self.check_index(i)) for i in indices]
@@ -135,12 +141,12 @@ class PythonReasoningGymEnvironment(ReasoningGymEnvironment):
             values = {s["name"]: 0.0 for s in specs}
             answer = None
             extraction: dict[str, Any] = {"found": False}
-            expected = str(self.entry(task_index)["answer"])
+            expected = ground_truth(self.entry(task_index))
         else:
             r = native_scorer(self).score(task_index, text)
             values, answer = r.signals, r.extracted_answer
             extraction = r.metadata["correctness"]["extraction"]
-            expected = str(self.entry(task_index)["answer"])
+            expected = ground_truth(self.entry(task_index))
         signals = []
         for s in specs:
             meta: dict[str, Any] = {"extraction": extraction}

@@ -11,13 +11,12 @@ import os
 import threading
 import uuid
 import weakref
-from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from llenvs_go import _native
-from llenvs_go._native import ffi
+from llenvs_go.core import items
 from llenvs_go.core.environment import EnvironmentSpec, StepResult
 from llenvs_go.core.reward import RewardType, Signal, SignalBundle
 from llenvs_go.core.state import Action, Observation, ObservationContent, State, StateMetadata
@@ -265,24 +264,16 @@ class NativeEnvironment:
     def task_texts(self, indices: Sequence[int]) -> tuple[list[str], list[str | None]]:
         """Prompts and ground truths of tasks, in one call (generated in parallel in Go).
 
-        Raises TaskIndexError naming the position of an out-of-range index.
+        Raises TaskIndexError naming the position of an out-of-range index,
+        and ValueError naming the first task whose generation failed.
         """
-        n = len(indices)
-        if n == 0:
+        if len(indices) == 0:
             return [], []
-        try:
-            c_idx = ffi.new("int64_t[]", indices if isinstance(indices, (list, tuple)) else list(indices))
-        except OverflowError:
-            bad = next(k for k, i in enumerate(indices) if not -(2**63) <= i < 2**63)
-            raise _native.TaskIndexError(
-                f"indices[{bad}]: task_index {indices[bad]} out of bounds [0, {len(self)})") from None
-        out = ffi.new("char **")
-        out_len = ffi.new("size_t *")
-        rc = _native.lib().llenvs_items(self.handle, c_idx, n, out, out_len)
-        data = _native.take_buffer(out, out_len)
-        if rc != _native.OK:
-            _native.raise_for(rc, data)
-        return unpack_items(data)
+        batch, errors = items.record_batch(self.handle, indices, None, ["", ""])
+        if errors:
+            pos, message = errors[0]
+            raise ValueError(f"indices[{pos}]: {message}")
+        return batch.column(1).to_pylist(), batch.column(2).to_pylist()
 
     def item_metadata(self, task_index: int) -> dict[str, Any]:
         """The metadata of a dataset item: where it comes from, enough to rebuild it."""
@@ -400,21 +391,3 @@ class NativeEnvironment:
         """The task's own ``score_answer`` for each answer, with no extraction (None is Python's None)."""
         i = self.check_index(task_index)
         return _native.env_call(self.handle, "score_answers", {"task_index": i, "answers": list(answers)})
-
-
-def unpack_items(data: bytes) -> tuple[list[str], list[str | None]]:
-    """Decode the buffer of ``llenvs_items`` (layout in capi/items.go)."""
-    n = int.from_bytes(data[:8], "little")
-    offsets = array("q")
-    offsets.frombytes(data[8 : 8 + 16 * (n + 1)])
-    p_off, t_off = offsets[: n + 1], offsets[n + 1 :]
-    flags_at = 8 + 16 * (n + 1)
-    has = data[flags_at : flags_at + n]
-    sizes_at = flags_at + 8 * ((n + 7) // 8)
-    p_bytes = int.from_bytes(data[sizes_at : sizes_at + 8], "little")
-    text_at = sizes_at + 16
-    prompts_text = data[text_at : text_at + p_bytes].decode("utf-8", "replace")
-    truths_text = data[text_at + p_bytes :].decode("utf-8", "replace")
-    prompts = [prompts_text[p_off[k] : p_off[k + 1]] for k in range(n)]
-    truths = [truths_text[t_off[k] : t_off[k + 1]] if has[k] else None for k in range(n)]
-    return prompts, truths

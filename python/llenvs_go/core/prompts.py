@@ -6,6 +6,8 @@ so the messages a model is trained on ask for them from the first step.
 
 from __future__ import annotations
 
+import difflib
+import string
 from collections.abc import Sequence
 
 # reasoning-gym's "default" system prompt (reasoning_gym.utils.SYSTEM_PROMPTS).
@@ -39,7 +41,29 @@ def resolve_system_prompt(value: str | Sequence[str] | None) -> str | None:
     if value is None:
         return None
     if isinstance(value, str):
-        return NAMED_PROMPTS.get(value, value)
+        if value in NAMED_PROMPTS:
+            return NAMED_PROMPTS[value]
+        if value.isidentifier():
+            near = difflib.get_close_matches(value, list(NAMED_PROMPTS), n=1, cutoff=0.7)
+            if near:
+                raise ValueError(f"system_prompt {value!r} is not a prompt name; did you mean {near[0]!r}? "
+                                 f"Names: {sorted(NAMED_PROMPTS)}. Any other text is used as the prompt itself.")
+        return value
     if isinstance(value, Sequence) and all(isinstance(v, str) for v in value):
         return "\n\n".join(NAMED_PROMPTS.get(v, v) for v in value)
     raise TypeError(f"system_prompt must be None, a str or a list of str, got {type(value).__name__}")
+
+
+def check_prompt_template(template: str) -> None:
+    """Refuse a ``prompt_template`` that is not a ``str.format`` template with ``{question}``."""
+    if not isinstance(template, str):
+        raise TypeError(f"prompt_template must be a str with {{question}}, got {type(template).__name__}")
+    try:
+        fields = [f for _, f, _, _ in string.Formatter().parse(template) if f is not None]
+        template.format(question="")
+    except (KeyError, IndexError, ValueError, AttributeError) as e:
+        raise ValueError(f"prompt_template must be a str.format template whose only field is "
+                         f"{{question}}, got {template!r} ({type(e).__name__}: {e})") from None
+    if "question" not in fields:
+        raise ValueError(f"prompt_template {template!r} has no {{question}} field, so the task's question would not "
+                         "reach the model; add {question} where it belongs, e.g. 'Solve: {question}'")

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import gc
 import os
+import sys
 import uuid
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from llenvs_go.core import items as items_mod
 from llenvs_go.core.native import NativeEnvironment
 from llenvs_go.core.prompts import resolve_system_prompt
 from llenvs_go.core.state import ObservationImages
@@ -106,6 +108,8 @@ class DatasetProvider:
         self.system_prompt = getattr(environment, "system_prompt", None) if system_prompt is _UNSET else system_prompt
         self._system_text = resolve_system_prompt(self.system_prompt)
         self._native = resets_natively(environment)
+        #: Tasks left out by the last get_items/to_hf_dataset with on_error="skip": (task_index, reason).
+        self.skipped: list[tuple[int, str]] = []
 
     @classmethod
     def from_config(cls, config: Any) -> DatasetProvider:
@@ -130,22 +134,29 @@ class DatasetProvider:
         for lo in range(0, n, chunk):
             yield from self.get_items(range(lo, min(lo + chunk, n)))
 
-    def get_items(self, indices: Sequence[int] | None = None) -> list[TaskItem]:
-        """The items at ``indices`` (all of them when None); one call into Go for a Go-backed environment."""
+    def get_items(self, indices: Sequence[int] | None = None, *, on_error: str = "raise") -> list[TaskItem]:
+        """The items at ``indices`` (all of them when None); one call into Go for a Go-backed environment.
+
+        ``on_error``: a task whose generation fails raises a ValueError naming
+        it (``"raise"``, the default), or is left out and listed in
+        ``provider.skipped`` with the reason (``"skip"``).
+        """
+        _check_on_error(on_error)
         env = self.environment
-        if indices is None:
-            idx: Sequence[int] = range(len(env))
-        else:
-            idx = indices if isinstance(indices, (list, tuple, range)) else list(indices)
+        idx = self._indices(indices)
+        self.skipped: list[tuple[int, str]] = []
         if not self._native:
             return [self._python_item(i) for i in idx]
-        if not isinstance(idx, range):
-            for k, i in enumerate(idx):
-                if isinstance(i, bool) or not hasattr(i, "__index__"):
-                    raise TypeError(f"indices[{k}]: task_index must be an int, got {type(i).__name__}")
         if not idx:
             return []
-        prompts, truths = env.task_texts(idx)
+        if env.backend == "native":
+            batch, errors = items_mod.record_batch(env.handle, idx, None, ["", ""])
+            self._failed(idx, errors, on_error)
+            if errors:
+                idx = batch.column(0).to_pylist()
+            prompts, truths = batch.column(1).to_pylist(), batch.column(2).to_pylist()
+        else:
+            prompts, truths = env.task_texts(idx)
         # The items are acyclic, so the cyclic collector has nothing to find
         # in them; pausing it while tens of thousands are built saves it from
         # re-walking every live object of the process several times.
@@ -165,6 +176,9 @@ class DatasetProvider:
         system = self._system_text
         base = {"episode_id": "", **env.item_metadata(0)}
         ids = episode_ids(len(idx))
+        # A composite's items say which task they come from, as reasoning-gym's do.
+        sources = ([{k: e["metadata"][k] for k in ("source_dataset", "source_index") if k in e["metadata"]}
+                    for e in env.entries(list(idx))] if env.config["name"] == "composite" else None)
         new = object.__new__
         set_dict = object.__setattr__
         items = []
@@ -177,6 +191,8 @@ class DatasetProvider:
             metadata = base.copy()
             metadata["episode_id"] = episode_id
             metadata["task_index"] = i
+            if sources is not None:
+                metadata.update(sources[len(items)])
             # A frozen dataclass built without its __init__ (whose frozen
             # __setattr__ per field dominates the cost of large batches).
             item = new(TaskItem)
@@ -213,17 +229,71 @@ class DatasetProvider:
             available_tools=tuple(getattr(obs, "available_tools", ())),
         )
 
-    def to_hf_dataset(self, indices: Sequence[int] | None = None) -> Any:
+    def to_hf_dataset(self, indices: Sequence[int] | None = None, *, on_error: str = "raise",
+                      progress: bool | None = None, chunk_size: int = 65536) -> Any:
         """A HuggingFace ``datasets.Dataset`` with columns task_index, prompt, ground_truth, messages.
 
-        A column ``images`` (per row, a list of ``{"data", "media_type"}``,
-        task images first) is added when some item has images.
+        For a Go-backed environment the rows are generated in Go in chunks of
+        ``chunk_size`` and arrive as Arrow columns (no Python object per row),
+        so memory stays near the size of the final table. A column ``images``
+        (per row, a list of ``{"data", "media_type"}``, task images first) is
+        added when some item of an environment read through ``reset`` has
+        images.
+
+        Args:
+            indices: the tasks (all of them when None).
+            on_error: a task whose generation fails: ``"raise"`` (a
+                ValueError naming it, the default) or ``"skip"`` (it is left
+                out and listed in ``provider.skipped`` with the reason).
+            progress: show a progress bar (tqdm, when installed); by default
+                only on a terminal and for more than one chunk.
+            chunk_size: tasks generated per call into Go.
         """
         try:
             import datasets
+            import pyarrow as pa
         except ImportError as e:
             raise ImportError("to_hf_dataset needs the datasets package: pip install datasets") from e
-        items = self.get_items(indices)
+        _check_on_error(on_error)
+        env = self.environment
+        idx = self._indices(indices)
+        parts = items_mod.template_parts(getattr(env, "prompt_template", None))
+        if not (self._native and env.backend == "native" and parts is not None):
+            return datasets.Dataset.from_dict(self._columns(self.get_items(idx, on_error=on_error)))
+        if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
+            raise ValueError(f"chunk_size must be a positive int, got {chunk_size!r}")
+        self.skipped = []
+        batches = []
+        with _progress(len(idx), progress, chunk_size) as bar:
+            for lo in range(0, len(idx), chunk_size):
+                chunk = idx[lo: lo + chunk_size]
+                batch, errors = items_mod.record_batch(env.handle, chunk, self._system_text, parts)
+                self._failed(chunk, errors, on_error)
+                batches.append(batch)
+                bar.update(len(chunk))
+        return datasets.Dataset(pa.Table.from_batches(batches, schema=items_mod.schema()))
+
+    def _indices(self, indices: Sequence[int] | None) -> Sequence[int]:
+        if indices is None:
+            return range(len(self.environment))
+        idx = indices if isinstance(indices, (list, tuple, range)) else list(indices)
+        if not isinstance(idx, range):
+            for k, i in enumerate(idx):
+                if isinstance(i, bool) or not hasattr(i, "__index__"):
+                    raise TypeError(f"indices[{k}]: task_index must be an int, got {type(i).__name__}")
+        return idx
+
+    def _failed(self, chunk: Sequence[int], errors: list[tuple[int, str]], on_error: str) -> None:
+        if not errors:
+            return
+        if on_error == "raise":
+            pos, message = errors[0]
+            raise ValueError(f"task {chunk[pos]} could not be generated: {message}; pass on_error='skip' to leave "
+                             "such tasks out (they are listed in provider.skipped)")
+        self.skipped.extend((chunk[pos], message) for pos, message in errors)
+
+    @staticmethod
+    def _columns(items: list[TaskItem]) -> dict[str, list[Any]]:
         columns: dict[str, list[Any]] = {
             "task_index": [it.task_index for it in items],
             "prompt": [it.prompt for it in items],
@@ -233,7 +303,36 @@ class DatasetProvider:
         if any(it.images for it in items):
             columns["images"] = [[{"data": im.data, "media_type": im.media_type}
                                   for im in getattr(it.images, "all", it.images)] for it in items]
-        return datasets.Dataset.from_dict(columns)
+        return columns
+
+
+def _check_on_error(on_error: str) -> None:
+    if on_error not in ("raise", "skip"):
+        raise ValueError(f"on_error must be 'raise' or 'skip', got {on_error!r}")
+
+
+class _NoBar:
+    def update(self, n: int) -> None:
+        pass
+
+    def __enter__(self) -> _NoBar:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        pass
+
+
+def _progress(total: int, progress: bool | None, chunk_size: int) -> Any:
+    """A tqdm bar when asked for, or by default on a terminal for work of more than one chunk."""
+    if progress is None:
+        progress = total > chunk_size and sys.stderr.isatty()
+    if not progress:
+        return _NoBar()
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:
+        return _NoBar()
+    return tqdm(total=total, unit="task", desc="to_hf_dataset")
 
 
 __all__ = ["DatasetProvider", "TaskItem", "episode_ids"]
@@ -245,4 +344,5 @@ def _rebuild_provider(environment: Any, system_prompt: Any) -> DatasetProvider:
     provider.system_prompt = system_prompt
     provider._system_text = resolve_system_prompt(system_prompt)
     provider._native = resets_natively(environment)
+    provider.skipped = []
     return provider

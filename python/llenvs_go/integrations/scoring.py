@@ -23,6 +23,7 @@ from typing import Any, overload
 
 from llenvs_go import _native
 from llenvs_go._native import ffi
+from llenvs_go.adapters.reasoning_gym_package import ground_truth
 from llenvs_go.core.native import NativeEnvironment
 from llenvs_go.core.reward import as_bundle
 from llenvs_go.core.state import Action
@@ -547,7 +548,7 @@ class Scorer:
         columns = None
         if data:
             columns = _Columns(data, texts, names, list(task_indices), env.backend,
-                               (lambda i: str(env.entry(i)["answer"])) if python_backend else None)
+                               (lambda i: ground_truth(env.entry(i))) if python_backend else None)
             if python_backend:
                 self._python_correctness(columns, totals, values)
         results = ScoringResults(ffi.unpack(totals, n), ffi.unpack(values, n * len(names)), names, columns)

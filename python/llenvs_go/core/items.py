@@ -41,6 +41,14 @@ def template_parts(template: str | None) -> list[str] | None:
     return parts
 
 
+def schema() -> Any:
+    """The Arrow schema of dataset rows (llenvs' to_hf_dataset columns)."""
+    import pyarrow as pa
+
+    return pa.schema([("task_index", pa.int64()), ("prompt", pa.string()), ("ground_truth", pa.string()),
+                      ("messages", message_type())])
+
+
 def message_type() -> Any:
     """The Arrow type of the ``messages`` column."""
     import pyarrow as pa
@@ -53,11 +61,16 @@ def record_batch(handle: int, indices: Sequence[int], system: str | None,
     """One record batch of dataset rows, and ``(position, message)`` for each task that failed.
 
     Failed tasks are left out of the batch; positions count in ``indices``.
+    An index out of range raises TaskIndexError naming its position.
     """
     import pyarrow as pa
 
     n = len(indices)
-    c_idx = ffi.new("int64_t[]", list(indices) if not isinstance(indices, list) else indices)
+    try:
+        c_idx = ffi.new("int64_t[]", indices if isinstance(indices, (list, tuple)) else list(indices))
+    except OverflowError:
+        bad = next(k for k, i in enumerate(indices) if not -(2**63) <= i < 2**63)
+        raise _native.TaskIndexError(f"indices[{bad}]: task_index {indices[bad]} out of bounds") from None
     layout = json.dumps({"system": system, "template": parts}).encode("utf-8", "surrogatepass")
     out = ffi.new("char **")
     out_len = ffi.new("size_t *")
@@ -83,6 +96,7 @@ def record_batch(handle: int, indices: Sequence[int], system: str | None,
         [strings(nmsg, _ROLE_OFFSETS, _ROLE_DATA), strings(nmsg, _CONTENT_OFFSETS, _CONTENT_DATA)],
         names=["role", "content"])
     messages = pa.Array.from_buffers(message_type(), rows, [None, section(_MESSAGE_OFFSETS)], children=[structs])
+    # Column order and names are those of llenvs' to_hf_dataset.
     batch = pa.RecordBatch.from_arrays(
         [pa.Array.from_buffers(pa.int64(), rows, [None, section(_TASK_INDEX)]),
          strings(rows, _PROMPT_OFFSETS, _PROMPT_DATA),
