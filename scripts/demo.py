@@ -28,9 +28,9 @@ def main() -> None:
     prompts, samples = 512, 16
     truths = [it.ground_truth for it in provider.get_items(range(prompts))]
     indices, responses = make_responses(truths, samples, size=1024)
-    print(f"A GRPO-sized reward batch: {prompts} prompts x {samples} synthetic responses of ~1 KB each. A third answer\n"
-          "correctly in <answer> tags, a third answer wrongly in tags, a third give no tags; so the expected mean\n"
-          "reward is about 0.33. Each step scores the whole batch in one call into the Go core:\n")
+    print(f"A GRPO-sized reward batch: {prompts} prompts x {samples} synthetic responses of ~1 KB each.\n"
+          "A third answer correctly in <answer> tags, a third answer wrongly in tags, a third give no tags;\n"
+          "so the expected mean reward is about 0.33. Each step scores the whole batch in one call into Go:\n")
     scorer = Scorer(env)
     total_t = 0.0
     steps = 5
