@@ -81,10 +81,18 @@ func llenvsgo_items_arrow(h C.uint64_t, indices *C.int64_t, n C.size_t, layout *
 	truths := make([]*string, count)
 	errs := make([]error, count)
 	tt, fast := env.(taskTexts)
-	pre, bulk := env.(prefetcher)
+	bt, bulk := env.(bulkTaskTexts)
 	core.ParallelFor(count, func(lo, hi int) {
 		if bulk {
-			pre.Prefetch(idx[lo:hi])
+			defer func() {
+				if r := recover(); r != nil {
+					for k := lo; k < hi; k++ {
+						errs[k] = fmt.Errorf("building task %d: %v", idx[k], r)
+					}
+				}
+			}()
+			bt.TaskTextsBulk(idx[lo:hi], prompts[lo:hi], truths[lo:hi], errs[lo:hi])
+			return
 		}
 		for k := lo; k < hi; k++ {
 			errs[k] = func() (err error) {
@@ -241,8 +249,8 @@ type taskTexts interface {
 	TaskTexts(i int) (prompt string, truth *string, err error)
 }
 
-// prefetcher is an environment that generates many tasks faster together
-// than one at a time.
-type prefetcher interface {
-	Prefetch(idx []int64)
+// bulkTaskTexts is an environment that builds many tasks faster together
+// than one at a time; it reports each task's error in errs.
+type bulkTaskTexts interface {
+	TaskTextsBulk(idx []int64, prompts []string, truths []*string, errs []error)
 }

@@ -179,19 +179,92 @@ func (e *Env) Prefetch(idx []int64) {
 	}
 }
 
-// generate makes entry i from a generator seeded for it; nil when the task
-// fails or panics.
-func (e *Env) generate(r *pycompat.Random, i int64) (ent *Entry) {
+// TaskTextsBulk fills the prompt and ground truth of every task in idx (or
+// its error), seeding generators four at a time. Entries already cached are
+// reused; new ones are not cached, since a dataset build reads each once.
+func (e *Env) TaskTextsBulk(idx []int64, prompts []string, truths []*string, errs []error) {
+	var rs [4]*pycompat.Random
+	for c := range rs {
+		rs[c] = randomPool.Get().(*pycompat.Random)
+	}
 	defer func() {
-		if recover() != nil {
-			ent = nil
+		for _, r := range rs {
+			randomPool.Put(r)
+		}
+	}()
+	var group [4]int64
+	var at [4]int
+	flush := func(g int) {
+		pycompat.SeedSums(rs[:g], e.seed, group[:g])
+		for c := 0; c < g; c++ {
+			k := at[c]
+			q, a, err := e.texts(rs[c], group[c])
+			if err != nil {
+				errs[k] = err
+				continue
+			}
+			prompts[k], truths[k] = q, &a
+		}
+	}
+	g := 0
+	for k, i := range idx {
+		if err := e.Check(int(i)); err != nil {
+			errs[k] = err
+			continue
+		}
+		e.cacheMu.RLock()
+		ent, ok := e.cache[int(i)]
+		e.cacheMu.RUnlock()
+		if ok {
+			prompts[k], truths[k] = ent.Question, &ent.Answer
+			continue
+		}
+		group[g], at[g] = i, k
+		g++
+		if g == 4 {
+			flush(g)
+			g = 0
+		}
+	}
+	if g > 0 {
+		flush(g)
+	}
+}
+
+// texts generates entry i and keeps only its question and answer.
+func (e *Env) texts(r *pycompat.Random, i int64) (q, a string, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("%s: generating item %d: %v", e.name, i, p)
 		}
 	}()
 	gen, err := e.task.Generate(r, i)
 	if err != nil {
-		return nil
+		return "", "", fmt.Errorf("%s: generating item %d: %w", e.name, i, err)
 	}
-	return &gen
+	return gen.Question, gen.Answer, nil
+}
+
+// generateErr makes entry i from a generator seeded for it, turning a
+// failure or a panic of the task into an error.
+func (e *Env) generateErr(r *pycompat.Random, i int64) (ent *Entry, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			ent, err = nil, fmt.Errorf("%s: generating item %d: %v", e.name, i, p)
+		}
+	}()
+	gen, err := e.task.Generate(r, i)
+	if err != nil {
+		return nil, fmt.Errorf("%s: generating item %d: %w", e.name, i, err)
+	}
+	return &gen, nil
+}
+
+// generate makes entry i from a generator seeded for it; nil when the task
+// fails or panics.
+func (e *Env) generate(r *pycompat.Random, i int64) *Entry {
+	ent, _ := e.generateErr(r, i)
+	return ent
 }
 
 // Reset starts the one-step episode of task r.TaskIndex; the seed is

@@ -8,9 +8,12 @@ llenvs reads it: ``reset(options={"task_index": i})`` per item.
 from __future__ import annotations
 
 import gc
+import hashlib
+import json
 import os
 import sys
 import uuid
+from array import array
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -271,7 +274,21 @@ class DatasetProvider:
                 self._failed(chunk, errors, on_error)
                 batches.append(batch)
                 bar.update(len(chunk))
-        return datasets.Dataset(pa.Table.from_batches(batches, schema=items_mod.schema()))
+        # The fingerprint names what the rows are made from; without one, datasets
+        # would hash the whole table to make one.
+        return datasets.Dataset(pa.Table.from_batches(batches, schema=items_mod.schema()),
+                                fingerprint=self._fingerprint(idx))
+
+    def _fingerprint(self, idx: Sequence[int]) -> str:
+        env = self.environment
+        what = json.dumps([env.config, self._system_text, getattr(env, "prompt_template", None)], sort_keys=True,
+                          default=repr)
+        h = hashlib.sha256(what.encode("utf-8", "surrogatepass"))
+        if isinstance(idx, range):
+            h.update(f"range({idx.start}, {idx.stop}, {idx.step})".encode())
+        else:
+            h.update(array("q", idx).tobytes())
+        return h.hexdigest()[:32]
 
     def _indices(self, indices: Sequence[int] | None) -> Sequence[int]:
         if indices is None:
