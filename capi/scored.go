@@ -53,8 +53,11 @@ func packScored(st core.SingleTurn, idx []int64, texts []string, outs []core.Sco
 	start := make([]int64, n)
 	end := make([]int64, n)
 	var own []byte
-	metaOff := make([]int64, n+1)
-	meta := make([]byte, 0, n*96)
+	// The metadata section is one JSON array, so a reader can decode all of
+	// it at once; offsets delimit each item's object inside it.
+	metaSpan := make([]int64, 2*n)
+	meta := make([]byte, 0, n*96+2)
+	meta = append(meta, '[')
 	var errItem, errOff []int64
 	var errData []byte
 	errOff = append(errOff, 0)
@@ -69,6 +72,10 @@ func packScored(st core.SingleTurn, idx []int64, texts []string, outs []core.Sco
 				end[k] = int64(len(own))
 			}
 		}
+		if k > 0 {
+			meta = append(meta, ',')
+		}
+		metaSpan[2*k] = int64(len(meta))
 		switch {
 		case ex == nil:
 			meta = append(meta, "null"...)
@@ -77,13 +84,15 @@ func packScored(st core.SingleTurn, idx []int64, texts []string, outs []core.Sco
 		default:
 			meta = appendJSON(meta, ex.Describe(o.Extraction))
 		}
-		metaOff[k+1] = int64(len(meta))
+		metaSpan[2*k+1] = int64(len(meta))
 		if o.Err != nil {
 			errItem = append(errItem, int64(k))
 			errData = append(errData, o.Err.Error()...)
 			errOff = append(errOff, int64(len(errData)))
 		}
 	}
+
+	meta = append(meta, ']')
 
 	distinct := idx
 	if len(idx) > 1 {
@@ -117,7 +126,7 @@ func packScored(st core.SingleTurn, idx []int64, texts []string, outs []core.Sco
 		scoredAnswerStart:    int64Bytes(start),
 		scoredAnswerEnd:      int64Bytes(end),
 		scoredAnswerData:     own,
-		scoredMetaOffsets:    int64Bytes(metaOff),
+		scoredMetaOffsets:    int64Bytes(metaSpan),
 		scoredMetaData:       meta,
 		scoredExpectedIndex:  int64Bytes(expIdx),
 		scoredExpectedOffset: int64Bytes(expOff),

@@ -99,7 +99,7 @@ class _Columns:
     """
 
     __slots__ = ("data", "head", "texts", "names", "indices", "backend", "fallback_expected", "_errors",
-                 "_expected")
+                 "_expected", "_extractions")
 
     def __init__(self, data: bytes, texts: Sequence[str], names: list[str], indices: list[int], backend: str,
                  fallback_expected: Callable[[int], str | None] | None = None):
@@ -112,6 +112,7 @@ class _Columns:
         self.fallback_expected = fallback_expected
         self._errors: dict[int, str] | None = None
         self._expected: dict[int, str] | None = None
+        self._extractions: list[Any] | None = None
 
     def metadata(self, i: int) -> dict[str, Any]:
         """Item i's metadata: per signal, and the backend; the error when it failed."""
@@ -173,11 +174,15 @@ class _Columns:
         return out
 
     def extraction(self, i: int) -> Any:
+        """Item i's extraction metadata; the first read of a batch decodes every item's at once."""
         data, head = self.data, self.head
-        off = head[1 + 2 * _META_OFFSETS] + 8 * i
-        a, b = struct.unpack_from("<qq", data, off)
         base = head[1 + 2 * _META_DATA]
-        return _loads(data[base + a: base + b])
+        if len(self.texts) == 1:
+            a, b = struct.unpack_from("<qq", data, head[1 + 2 * _META_OFFSETS] + 16 * i)
+            return _loads(data[base + a: base + b])
+        if self._extractions is None:
+            self._extractions = _loads(data[base: base + head[2 + 2 * _META_DATA]])
+        return self._extractions[i]
 
     def expected(self, task_index: int) -> str | None:
         if self._expected is None:
