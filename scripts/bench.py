@@ -276,8 +276,11 @@ def main() -> None:
         print(f"\nsummary: speed-up over reasoning-gym (scoring: llenvs path / score_batch with results read, fresh "
               f"environment, {size}-byte responses; generation: ds[i] / to_hf_dataset)")
         print(f"  {'task':26s} {'scoring':>9s} {'generation':>11s}")
+        def ratio(x: float, width: int) -> str:
+            return f"{x:{width}.1f}x" if x == x else f"{'-':>{width + 1}s}"  # NaN: section skipped
+
         for task, sr, gr in summary_rows:
-            print(f"  {task:26s} {sr:8.1f}x {gr:10.1f}x")
+            print(f"  {task:26s} {ratio(sr, 8)} {ratio(gr, 10)}")
     if "single" not in skip:
         med, lo, hi = bench_single(max(3, args.repeats // 2))
         print(f"\none Scorer.score() call (short response): median {med:.2f} us [{lo:.2f}-{hi:.2f}]")
