@@ -190,6 +190,9 @@ func describeEnv(env core.Environment) map[string]any {
 	if st, ok := env.(core.SingleTurn); ok {
 		d["signals"] = st.SignalSpecs()
 	}
+	if t, ok := env.(interface{ Tools() []core.ToolDefinition }); ok {
+		d["tools"] = t.Tools()
+	}
 	return d
 }
 
