@@ -357,3 +357,10 @@ func (p *episode) signals(correct, validity float64) []core.Signal {
 		{Name: "tool_validity", Type: core.Step, Reward: core.Float(validity), Weight: 0},
 	}
 }
+
+// SignalSpecs lists the signals of every step: "correctness" (outcome) and
+// "tool_validity" (step, weight 0).
+func (e *Env) SignalSpecs() []core.SignalSpec {
+	return []core.SignalSpec{{Name: "correctness", Type: core.Outcome, Weight: 1},
+		{Name: "tool_validity", Type: core.Step, Weight: 0}}
+}

@@ -259,9 +259,16 @@ func (p *episode) feedback(outcome, answer string, left int) string {
 // answerText is a guess as the feedback quotes it: trimmed, and shortened
 // when very long.
 func answerText(a string) string {
-	a = pycompat.Strip(a)
-	if len(a) > 40 {
-		return a[:37] + "..."
+	r := []rune(pycompat.Strip(a))
+	if len(r) > 40 {
+		return string(r[:37]) + "..."
 	}
-	return a
+	return string(r)
+}
+
+// SignalSpecs lists the signals of every step: "correct" (outcome) and
+// "step_penalty" (step).
+func (e *Env) SignalSpecs() []core.SignalSpec {
+	return []core.SignalSpec{{Name: "correct", Type: core.Outcome, Weight: 1},
+		{Name: "step_penalty", Type: core.Step, Weight: 1}}
 }

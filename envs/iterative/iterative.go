@@ -300,3 +300,12 @@ func Feedback(signals []core.Signal) []string {
 }
 
 func clone(m []core.Message) []core.Message { return append([]core.Message(nil), m...) }
+
+// SignalSpecs lists the inner environment's signals, which every step
+// reports (nil when the inner environment does not list them).
+func (e *Env) SignalSpecs() []core.SignalSpec {
+	if s, ok := e.inner.(interface{ SignalSpecs() []core.SignalSpec }); ok {
+		return s.SignalSpecs()
+	}
+	return nil
+}
