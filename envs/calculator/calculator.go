@@ -180,7 +180,7 @@ func (p *episode) Step(a core.Action) (core.StepResult, error) {
 		return core.StepResult{}, native.FinishedError(Name)
 	}
 	if a.Text == nil && len(a.ToolCalls) == 0 {
-		return core.StepResult{}, fmt.Errorf("%s: the action has neither text nor tool calls; answer with "+
+		return core.StepResult{}, fmt.Errorf("%s: the action has no text (text=None) and no tool calls; answer with "+
 			"Action.from_text(\"<answer>42</answer>\") or call the calculator", Name)
 	}
 	p.turn++

@@ -190,7 +190,7 @@ func TestEpisodeFlow(t *testing.T) {
 	}
 
 	start, _ = env.Reset(core.ResetRequest{TaskIndex: 2})
-	if _, err := start.Episode.Step(core.Action{}); err == nil || !strings.Contains(err.Error(), "neither text nor tool calls") {
+	if _, err := start.Episode.Step(core.Action{}); err == nil || !strings.Contains(err.Error(), "text=None) and no tool calls") {
 		t.Fatalf("empty action: %v", err)
 	}
 	for k := 0; k < 4; k++ {
