@@ -81,6 +81,11 @@ type Env struct {
 	inner     core.Environment
 	cfg       Config
 	extractor extract.Extractor // nil: the whole response is the submission
+	name      string            // "<inner>_iterative"
+	pure      bool              // the inner step is pure
+	// scorer is the inner environment when it scores texts directly (a
+	// core.SingleTurn): Brief then scores without building a StepResult.
+	scorer core.SingleTurn
 }
 
 // Wrap builds the iterative environment around inner from raw settings.
@@ -99,7 +104,10 @@ func New(inner core.Environment, raw map[string]any) (*Env, error) {
 		return nil, fmt.Errorf("iterative: %s is already multi-turn; iterative wraps single-turn environments "+
 			"(drop the iterative setting)", spec.Name)
 	}
-	e := &Env{inner: inner, cfg: cfg}
+	e := &Env{inner: inner, cfg: cfg, name: spec.Name + NameSuffix, pure: spec.PureStep}
+	if st, ok := inner.(core.SingleTurn); ok && spec.PureStep {
+		e.scorer = st
+	}
 	if cfg.SubmissionExtractor != nil {
 		ex, err := extract.New(*cfg.SubmissionExtractor, cfg.SubmissionExtractorConfig)
 		if err != nil {
@@ -184,7 +192,7 @@ func (e *Env) Reset(r core.ResetRequest) (core.Start, error) {
 	prompt := InitialPrompt(obs.Prompt, e.cfg.MaxTurns, e.cfg.SubmitKeyword)
 	first := core.Message{Role: "user", Content: prompt}
 	msgs := append(append(make([]core.Message, 0, len(obs.Messages)+1+2*e.cfg.MaxTurns), obs.Messages...), first)
-	ep := &episode{env: e, req: r, inner: start.Episode, pure: e.inner.Spec().PureStep, task: obs.Task,
+	ep := &episode{env: e, req: r, inner: start.Episode, pure: e.pure, task: obs.Task,
 		base: len(obs.Messages), history: msgs}
 	info := make(map[string]any, len(start.Info)+1)
 	for k, v := range start.Info {
@@ -217,62 +225,131 @@ var ErrFinished = errors.New("this episode is finished (terminated or truncated)
 // Step scores one attempt and says whether the episode goes on.
 func (p *episode) Step(a core.Action) (core.StepResult, error) {
 	e := p.env
-	name := e.inner.Spec().Name + NameSuffix
-	if p.done {
-		return core.StepResult{}, fmt.Errorf("%s: %w", name, ErrFinished)
-	}
-	if a.Text == nil {
-		return core.StepResult{}, fmt.Errorf("%s: the action has no text (text=None); an attempt is text, "+
-			"e.g. Action.from_text(\"<answer>42</answer>\")", name)
+	if err := p.check(a.Text); err != nil {
+		return core.StepResult{}, err
 	}
 	text := *a.Text
-	submission := text
-	if e.extractor != nil {
-		if x := e.extractor.Extract(text); x.Found {
-			submission = x.Answer
-		}
-	}
+	submission := p.submission(text)
 	inner := p.inner
 	if !p.pure {
 		s, err := e.inner.Reset(p.req) // an inner step that is not pure gets a fresh episode per attempt
 		if err != nil {
-			return core.StepResult{}, fmt.Errorf("%s: resetting the inner environment: %w", name, err)
+			return core.StepResult{}, fmt.Errorf("%s: resetting the inner environment: %w", e.name, err)
 		}
 		inner = s.Episode
 	}
 	res, err := inner.Step(core.Action{Text: &submission})
 	if err != nil {
-		return core.StepResult{}, fmt.Errorf("%s: scoring the attempt: %w", name, err)
+		return core.StepResult{}, fmt.Errorf("%s: scoring the attempt: %w", e.name, err)
 	}
-	p.turn++
 	solved, best := Solved(res.Signals, e.cfg.SolvedThreshold)
-	submit := IsSubmit(text, e.cfg.SubmitKeyword)
-	terminated := submit || solved
-	truncated := !terminated && p.turn >= e.cfg.MaxTurns
-	p.done = terminated || truncated
-	left := e.cfg.MaxTurns - p.turn
-	p.history = append(p.history, core.Message{Role: "assistant", Content: text})
-	var obs core.Observation
-	if p.done {
-		obs = core.Observation{Prompt: CompleteText, Messages: clone(p.history), Task: p.task}
-	} else {
-		fb := FeedbackPrompt(left, Feedback(res.Signals))
-		p.history = append(p.history, core.Message{Role: "user", Content: fb})
-		if !e.cfg.IncludeHistory {
-			// The inner's own messages, the first user turn, the latest exchange.
-			keep := p.base + 1
-			p.history = append(p.history[:keep], p.history[len(p.history)-2:]...)
-		}
-		obs = core.Observation{Prompt: fb, Messages: clone(p.history), Task: p.task}
-	}
+	terminated, truncated, prompt, submit := p.advance(text, solved, Feedback(res.Signals))
+	obs := core.Observation{Prompt: prompt, Messages: clone(p.history), Task: p.task}
 	info := make(map[string]any, len(res.Info)+6)
 	for k, v := range res.Info {
 		info[k] = v
 	}
-	info["turn"], info["turns_remaining"], info["solved"], info["early_submit"] = p.turn, left, solved, submit
+	info["turn"], info["turns_remaining"], info["solved"], info["early_submit"] = p.turn, e.cfg.MaxTurns-p.turn, solved, submit
 	info["submission"], info["best_outcome_reward"] = submission, best
 	return core.StepResult{Observation: &obs, Signals: res.Signals, Terminated: terminated, Truncated: truncated,
 		ExtractedAction: res.ExtractedAction, ResolvedAction: &submission, Info: info}, nil
+}
+
+// Brief takes the same step as Step with text, building only its summary
+// when the inner environment scores texts directly.
+func (p *episode) Brief(text string) (core.Brief, error) {
+	e := p.env
+	if e.scorer == nil {
+		res, err := p.Step(core.Action{Text: &text})
+		return core.BriefOf(res), err
+	}
+	if err := p.check(&text); err != nil {
+		return core.Brief{}, err
+	}
+	specs := e.scorer.SignalSpecs()
+	var buf [4]float64
+	out := core.Scored{Values: buf[:0]}
+	if len(specs) <= len(buf) {
+		out.Values = buf[:len(specs)]
+	} else {
+		out.Values = make([]float64, len(specs))
+	}
+	if err := scoreText(e.scorer, p.req.TaskIndex, p.submission(text), &out); err != nil {
+		return core.Brief{}, fmt.Errorf("%s: scoring the attempt: %w", e.name, err)
+	}
+	var best *float64
+	for j, s := range specs {
+		if s.Type == core.Outcome && (best == nil || out.Values[j] > *best) {
+			best = &out.Values[j]
+		}
+	}
+	solved := best != nil && *best >= e.cfg.SolvedThreshold
+	terminated, truncated, prompt, _ := p.advance(text, solved, nil)
+	return core.Brief{Total: out.Total, Terminated: terminated, Truncated: truncated, Prompt: prompt}, nil
+}
+
+// scoreText scores text as the inner step does, turning a panic into an
+// error.
+func scoreText(st core.SingleTurn, i int, text string, out *core.Scored) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("scoring task %d failed: %v", i, r)
+		}
+	}()
+	st.ScoreText(i, text, out)
+	if out.Err != nil {
+		return out.Err
+	}
+	for j := range out.Values {
+		out.Values[j] = core.FiniteOrZero(out.Values[j])
+	}
+	return nil
+}
+
+// check refuses a step of a finished episode and an attempt without text.
+func (p *episode) check(text *string) error {
+	if p.done {
+		return fmt.Errorf("%s: %w", p.env.name, ErrFinished)
+	}
+	if text == nil {
+		return fmt.Errorf("%s: the action has no text (text=None); an attempt is text, "+
+			"e.g. Action.from_text(\"<answer>42</answer>\")", p.env.name)
+	}
+	return nil
+}
+
+// submission is what of text is scored.
+func (p *episode) submission(text string) string {
+	if p.env.extractor != nil {
+		if x := p.env.extractor.Extract(text); x.Found {
+			return x.Answer
+		}
+	}
+	return text
+}
+
+// advance records an attempt: the turn, the end of the episode, the
+// history; it returns how the episode stands and the next prompt.
+func (p *episode) advance(text string, solved bool, feedback []string) (terminated, truncated bool, prompt string,
+	submit bool) {
+	cfg := p.env.cfg
+	p.turn++
+	submit = IsSubmit(text, cfg.SubmitKeyword)
+	terminated = submit || solved
+	truncated = !terminated && p.turn >= cfg.MaxTurns
+	p.done = terminated || truncated
+	p.history = append(p.history, core.Message{Role: "assistant", Content: text})
+	if p.done {
+		return terminated, truncated, CompleteText, submit
+	}
+	prompt = FeedbackPrompt(cfg.MaxTurns-p.turn, feedback)
+	p.history = append(p.history, core.Message{Role: "user", Content: prompt})
+	if !cfg.IncludeHistory {
+		// The inner's own messages, the first user turn, the latest exchange.
+		keep := p.base + 1
+		p.history = append(p.history[:keep], p.history[len(p.history)-2:]...)
+	}
+	return terminated, truncated, prompt, submit
 }
 
 // Solved reports whether the best outcome reward among signals reaches

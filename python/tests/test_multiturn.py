@@ -352,3 +352,40 @@ def test_episodes_deterministic_concurrent_and_not_leaked(make):
     for t in threads:
         t.join()
     assert not errors
+
+
+def test_episode_batch_matches_step():
+    from llenvs_go.core.episodes import EpisodeBatch
+
+    env = leg(iterative={"max_turns": 3})
+    base = _native.live_handles(_native.KIND_EPISODE)
+    batch = EpisodeBatch(env, range(30))
+    assert len(batch) == 30 and _native.live_handles(_native.KIND_EPISODE) == base + 30
+    states = [env.reset(options={"task_index": i})[0] for i in range(30)]
+    assert batch.prompts == [s.observation.prompt for s in states]
+    assert batch.expected_answers == [s.hidden.expected_answer for s in states]
+    for turn in range(3):
+        live = batch.live()
+        texts = [f"<answer>{states[i].hidden.expected_answer if (i + turn) % 3 == 0 else -1}</answer>" for i in live]
+        got = batch.step(texts)
+        for k, i in enumerate(live):
+            r = env.step(states[i], Action.from_text(texts[k]))
+            assert (got.totals[k], got.terminated[k], got.truncated[k], got.prompts[k]) == \
+                (r.total, r.terminated, r.truncated, r.next_state.observation.prompt)
+            states[i] = r.next_state
+        assert batch.done == [s.metadata.is_terminal for s in states]
+    assert all(batch.done) and _native.live_handles(_native.KIND_EPISODE) == base  # ended episodes are released
+    with pytest.raises(ValueError, match="not live"):
+        batch.step(["x"], [0])
+    batch = EpisodeBatch(env, [1, 1, 2])
+    with pytest.raises(ValueError, match="stepped twice"):
+        batch.step(["a", "b"], [1, 1])
+    with pytest.raises(ValueError, match="one text per episode"):
+        batch.step(["a"])
+    r = batch.step(["\ud800", "b", "c"])  # a lone surrogate takes the encoded path
+    assert r.errors == [False] * 3 and r.prompts[0] == "Incorrect, 2 attempts left."
+    del batch
+    gc.collect()
+    assert _native.live_handles(_native.KIND_EPISODE) == base
+    with pytest.raises(TypeError, match="served by Go"):
+        EpisodeBatch(IterativeEnvironment(MockEnvironment()), [0])

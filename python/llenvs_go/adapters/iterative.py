@@ -150,6 +150,11 @@ class IterativeEnvironment:
         return self._config
 
     @property
+    def native_environment(self) -> NativeEnvironment | None:
+        """The Go environment that runs the loop, when the inner environment is served by Go (else None)."""
+        return self._go
+
+    @property
     def backend(self) -> str:
         """``"native"`` when the loop runs in Go, ``"python"`` when it runs here."""
         return "native" if self._go is not None else "python"
