@@ -134,7 +134,7 @@ class NativeAdapter:
     def _unknown(self, name: str) -> str:
         known = self.list_environments()
         close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
-        hint = f"; did you mean {close[0]!r}?" if close else ""
+        hint = f"; did you mean {close[0]!r}?" if close else "."
         return f"Unknown native environment {name!r}{hint} Available: {known}"
 
 
