@@ -29,7 +29,18 @@
  * when an answer was extracted, LLENVS_ITEM_ERROR when scoring failed and
  * LLENVS_ITEM_SPAN when the answer is bytes [spans[2i], spans[2i+1]) of the
  * response's UTF-8 (spans, optional, has 2n slots). With rich != 0, *out
- * gets the batch's columns (capi/scored.go). */
+ * gets the batch's columns (capi/scored.go).
+ *
+ * Many episodes at once (capi/episodes_batch.go): llenvs_env_reset_many
+ * starts one episode per index into episodes[n] and returns the prompts and
+ * ground truths packed as in capi/episodes_batch.go. llenvs_episodes_step_texts
+ * steps episodes[which[k]] (of a batch of `batch` episodes, none twice) from
+ * step steps[which[k]] with texts[k], advancing steps[which[k]], filling
+ * totals[n] (the weighted reward) and flags[n] (LLENVS_EPISODE_*), closing
+ * the episodes that ended when close_done != 0, and returns the next prompts
+ * packed the same way (an error message where flags has LLENVS_EPISODE_ERROR).
+ * llenvs_episodes_step_pytuple takes a Python tuple of str (read in place,
+ * as llenvs_score_pytuple does). */
 #ifndef LLENVS_H
 #define LLENVS_H
 
@@ -57,6 +68,10 @@
 #define LLENVS_ITEM_ERROR 2
 #define LLENVS_ITEM_SPAN 4
 
+#define LLENVS_EPISODE_TERMINATED 1
+#define LLENVS_EPISODE_TRUNCATED 2
+#define LLENVS_EPISODE_ERROR 4
+
 int32_t llenvs_abi_version(void);
 void llenvs_free(void *p);
 int32_t llenvs_set_max_procs(int32_t n);
@@ -68,6 +83,9 @@ int32_t llenvs_env_close(uint64_t handle);
 int32_t llenvs_env_reset(uint64_t handle, const char *req, size_t req_len, uint64_t *episode, char **out, size_t *out_len);
 int32_t llenvs_episode_step(uint64_t episode, const char *action, size_t action_len, char **out, size_t *out_len);
 int32_t llenvs_episode_close(uint64_t episode);
+int32_t llenvs_env_reset_many(uint64_t handle, const int64_t *indices, size_t n, uint64_t *episodes, char **out, size_t *out_len);
+int32_t llenvs_episodes_step_texts(const uint64_t *episodes, int64_t *steps, const int64_t *which, size_t batch, const char *const *texts, const int64_t *lens, size_t n, double *totals, uint8_t *flags, int32_t close_done, char **out, size_t *out_len);
+int32_t llenvs_episodes_step_pytuple(const uint64_t *episodes, int64_t *steps, const int64_t *which, size_t batch, void *texts, size_t n, double *totals, uint8_t *flags, int32_t close_done, char **out, size_t *out_len);
 int32_t llenvs_items_arrow(uint64_t handle, const int64_t *indices, size_t n, const char *layout, size_t layout_len, char **out, size_t *out_len);
 int32_t llenvs_score_texts(uint64_t handle, const int64_t *indices, const char *const *texts, const int64_t *lens, size_t n, double *totals, double *values, uint8_t *flags, int64_t *spans, int32_t rich, char **out, size_t *out_len);
 int32_t llenvs_set_python_api(void *gil_ensure, void *gil_release, void *as_utf8, void *err_clear, void *tuple_item);

@@ -187,8 +187,11 @@ func llenvsgo_env_new(cfg *C.char, cfgLen C.size_t, handle *C.uint64_t, out **C.
 
 func describeEnv(env core.Environment) map[string]any {
 	d := map[string]any{"spec": env.Spec(), "len": env.Len()}
-	if st, ok := env.(core.SingleTurn); ok {
+	if st, ok := env.(interface{ SignalSpecs() []core.SignalSpec }); ok {
 		d["signals"] = st.SignalSpecs()
+	}
+	if t, ok := env.(interface{ Tools() []core.ToolDefinition }); ok {
+		d["tools"] = t.Tools()
 	}
 	return d
 }

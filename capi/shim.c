@@ -102,6 +102,20 @@ int32_t llenvs_score_texts(uint64_t handle, const int64_t *indices, const char *
                                 spans, rich, out, out_len);
 }
 
+int32_t llenvs_env_reset_many(uint64_t handle, const int64_t *indices, size_t n, uint64_t *episodes, char **out,
+                              size_t *out_len) {
+    if (forked) return fork_error(out, out_len);
+    return llenvsgo_env_reset_many(handle, (int64_t *)indices, n, episodes, out, out_len);
+}
+
+int32_t llenvs_episodes_step_texts(const uint64_t *episodes, int64_t *steps, const int64_t *which, size_t batch,
+                                   const char *const *texts, const int64_t *lens, size_t n, double *totals,
+                                   uint8_t *flags, int32_t close_done, char **out, size_t *out_len) {
+    if (forked) return fork_error(out, out_len);
+    return llenvsgo_episodes_step_texts((uint64_t *)episodes, steps, (int64_t *)which, batch, (char **)texts,
+                                        (int64_t *)lens, n, totals, flags, close_done, out, out_len);
+}
+
 /* The CPython API, handed in by the caller (from ctypes.pythonapi) so that
  * the library neither links against libpython nor guesses its symbols. */
 typedef int (*gil_ensure_fn)(void);
@@ -173,6 +187,54 @@ int32_t llenvs_score_pytuple(uint64_t handle, const int64_t *indices, void *text
     } else {
         rc = llenvsgo_score_texts(handle, (int64_t *)indices, (char **)ptrs, lens, n, totals, values, flags, spans, rich,
                                   out, out_len);
+    }
+    free(ptrs);
+    free(lens);
+    return rc;
+}
+
+/* Steps a batch of episodes with the str items of a Python tuple, read in
+ * place as llenvs_score_pytuple reads them. */
+int32_t llenvs_episodes_step_pytuple(const uint64_t *episodes, int64_t *steps, const int64_t *which, size_t batch,
+                                     void *texts, size_t n, double *totals, uint8_t *flags, int32_t close_done,
+                                     char **out, size_t *out_len) {
+    if (forked) return fork_error(out, out_len);
+    if (py.gil_ensure == NULL) {
+        set_error(out, out_len, "invalid", "llenvs_episodes_step_pytuple: llenvs_set_python_api was not called");
+        return LLENVS_ERR_INVALID;
+    }
+    size_t m = n ? n : 1;
+    const char **ptrs = malloc(m * sizeof *ptrs);
+    int64_t *lens = malloc(m * sizeof *lens);
+    if (ptrs == NULL || lens == NULL) {
+        free(ptrs);
+        free(lens);
+        set_error(out, out_len, "invalid", "llenvs_episodes_step_pytuple: out of memory");
+        return LLENVS_ERR_INVALID;
+    }
+    int bad = -1;
+    int state = py.gil_ensure();
+    for (size_t i = 0; i < n; i++) {
+        ptrdiff_t size = 0;
+        const char *p = py.as_utf8(py.tuple_item(texts, (ptrdiff_t)i), &size);
+        if (p == NULL) {
+            py.err_clear();
+            bad = (int)i;
+            break;
+        }
+        ptrs[i] = p;
+        lens[i] = (int64_t)size;
+    }
+    py.gil_release(state);
+    int32_t rc;
+    if (bad >= 0) {
+        char msg[128];
+        snprintf(msg, sizeof msg, "text %d is not a str encodable as UTF-8", bad);
+        set_error(out, out_len, "encoding", msg);
+        rc = LLENVS_ERR_ENCODING;
+    } else {
+        rc = llenvsgo_episodes_step_texts((uint64_t *)episodes, steps, (int64_t *)which, batch, (char **)ptrs, lens,
+                                          n, totals, flags, close_done, out, out_len);
     }
     free(ptrs);
     free(lens);

@@ -25,6 +25,9 @@ type EnvConfig struct {
 	ExtraRewards          []any          `json:"extra_rewards"`
 	DataDir               string         `json:"data_dir"`
 	Options               map[string]any `json:"options"`
+	// Iterative, when set, wraps the environment in the iterative
+	// multi-turn wrapper with these settings (llenvs' IterativeConfig).
+	Iterative map[string]any `json:"iterative"`
 }
 
 // DecodeEnvConfig strictly decodes a configuration mapping.
@@ -95,7 +98,11 @@ func NewEnvironment(cfg EnvConfig) (Environment, error) {
 	if !ok {
 		return nil, strictcfg.NotFound("Adapter", cfg.Adapter, "not registered", AdapterNames())
 	}
-	return a.New(cfg)
+	env, err := a.New(cfg)
+	if err != nil || cfg.Iterative == nil {
+		return env, err
+	}
+	return wrapIterative(env, cfg.Iterative)
 }
 
 // BuildSignals returns the reward signals of a single-turn environment:

@@ -43,6 +43,10 @@ CDEF = """
 #define LLENVS_ITEM_ERROR 2
 #define LLENVS_ITEM_SPAN 4
 
+#define LLENVS_EPISODE_TERMINATED 1
+#define LLENVS_EPISODE_TRUNCATED 2
+#define LLENVS_EPISODE_ERROR 4
+
 int32_t llenvs_abi_version(void);
 void llenvs_free(void *p);
 int32_t llenvs_set_max_procs(int32_t n);
@@ -54,6 +58,9 @@ int32_t llenvs_env_close(uint64_t handle);
 int32_t llenvs_env_reset(uint64_t handle, const char *req, size_t req_len, uint64_t *episode, char **out, size_t *out_len);
 int32_t llenvs_episode_step(uint64_t episode, const char *action, size_t action_len, char **out, size_t *out_len);
 int32_t llenvs_episode_close(uint64_t episode);
+int32_t llenvs_env_reset_many(uint64_t handle, const int64_t *indices, size_t n, uint64_t *episodes, char **out, size_t *out_len);
+int32_t llenvs_episodes_step_texts(const uint64_t *episodes, int64_t *steps, const int64_t *which, size_t batch, const char *const *texts, const int64_t *lens, size_t n, double *totals, uint8_t *flags, int32_t close_done, char **out, size_t *out_len);
+int32_t llenvs_episodes_step_pytuple(const uint64_t *episodes, int64_t *steps, const int64_t *which, size_t batch, void *texts, size_t n, double *totals, uint8_t *flags, int32_t close_done, char **out, size_t *out_len);
 int32_t llenvs_items_arrow(uint64_t handle, const int64_t *indices, size_t n, const char *layout, size_t layout_len, char **out, size_t *out_len);
 int32_t llenvs_score_texts(uint64_t handle, const int64_t *indices, const char *const *texts, const int64_t *lens, size_t n, double *totals, double *values, uint8_t *flags, int64_t *spans, int32_t rich, char **out, size_t *out_len);
 int32_t llenvs_set_python_api(void *gil_ensure, void *gil_release, void *as_utf8, void *err_clear, void *tuple_item);
@@ -77,6 +84,10 @@ KIND_EPISODE = 2
 ITEM_FOUND = 1
 ITEM_ERROR = 2
 ITEM_SPAN = 4
+
+EPISODE_TERMINATED = 1
+EPISODE_TRUNCATED = 2
+EPISODE_ERROR = 4
 
 FORK_MESSAGE = (
     "llenvs-go cannot be used in a process forked after the library was loaded (the Go runtime does not "

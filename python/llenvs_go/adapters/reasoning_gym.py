@@ -31,7 +31,7 @@ _ENV_KEYS = ("answer_extractor_config", "answer_extractors", "pre_cleaners", "po
 _OPTIONS = ("size", "seed", "answer_extractor", "extra_rewards", "system_prompt", "prompt_template", "data_dir",
             *_ENV_KEYS)
 # llenvs options that llenvs-go does not implement.
-_UNSUPPORTED = ("container", "judge", "env_llm", "branching_strategy", "difficulties", "iterative", "prompts")
+_UNSUPPORTED = ("container", "judge", "env_llm", "branching_strategy", "difficulties", "prompts")
 # The adapter name the Go core uses for tasks it scores but reasoning-gym generates; never shown to users.
 _INTERNAL_ADAPTERS = ("external",)
 

@@ -14,7 +14,92 @@ from typing import Any
 
 from llenvs_go.adapters.reasoning_gym import _UNSUPPORTED
 from llenvs_go.core.extraction import GoExtractor, extractor_settings
-from llenvs_go.core.native import NativeEnvironment
+
+
+@dataclass
+class CodeExecutionConfig:
+    """llenvs' sandboxed code execution settings for iterative environments (not supported by llenvs-go)."""
+
+    timeout: float = 30.0
+
+
+@dataclass
+class IterativeConfig:
+    """How an iterative environment runs (llenvs' ``IterativeConfig``, same fields and defaults).
+
+    Attributes:
+        max_turns: attempts per episode; out of turns the episode is truncated.
+        include_history: keep every earlier turn in ``observation.messages``;
+            False keeps the first user turn and the latest exchange only.
+        summarize_history: llenvs summarises the history with an LLM; only
+            False is supported.
+        submit_keyword: a response that starts with it (leading whitespace and
+            case ignored) is final; ``""`` turns early submission off.
+        submission_extractor: extractor name (as in ``answer_extractor``) that
+            takes the submission out of a response; None submits the whole
+            response. When it finds nothing, the whole response is submitted.
+        submission_extractor_config: that extractor's options.
+        solved_threshold: the best outcome reward that counts as solved.
+        code_execution: llenvs runs code in a sandbox; only None is supported.
+    """
+
+    max_turns: int = 3
+    include_history: bool = True
+    summarize_history: bool = False
+    submit_keyword: str = "SUBMIT"
+    submission_extractor: str | None = None
+    submission_extractor_config: dict[str, Any] = field(default_factory=dict)
+    solved_threshold: float = 1.0
+    code_execution: CodeExecutionConfig | None = None
+
+    def __post_init__(self) -> None:
+        mt = self.max_turns
+        if isinstance(mt, bool) or not isinstance(mt, int) or not 1 <= mt <= 1 << 16:
+            raise ValueError(f"IterativeConfig.max_turns must be an int between 1 and 65536, got {mt!r}")
+        for key in ("include_history", "summarize_history"):
+            if not isinstance(getattr(self, key), bool):
+                raise TypeError(f"IterativeConfig.{key} must be a bool, got {getattr(self, key)!r}")
+        if not isinstance(self.submit_keyword, str):
+            raise TypeError(f"IterativeConfig.submit_keyword must be a str ('' for none), got {self.submit_keyword!r}")
+        if self.submission_extractor is not None and not isinstance(self.submission_extractor, str):
+            raise TypeError("IterativeConfig.submission_extractor must be an extractor name or None, "
+                            f"got {self.submission_extractor!r}")
+        if not isinstance(self.submission_extractor_config, dict):
+            raise TypeError("IterativeConfig.submission_extractor_config must be a mapping, "
+                            f"got {self.submission_extractor_config!r}")
+        th = self.solved_threshold
+        if isinstance(th, bool) or not isinstance(th, (int, float)):
+            raise TypeError(f"IterativeConfig.solved_threshold must be a number, got {th!r}")
+        if self.summarize_history:
+            raise ValueError("IterativeConfig: summarize_history=True needs a summarising LLM, which llenvs-go does "
+                             "not run; use include_history=False to keep only the latest exchange")
+        if self.code_execution is not None:
+            raise ValueError("IterativeConfig: code_execution is not supported by llenvs-go; leave it None")
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> IterativeConfig:
+        """Build from a mapping; an unknown key is a ValueError naming the nearest valid key."""
+        if not isinstance(data, dict):
+            raise TypeError(f"iterative settings must be a mapping or an IterativeConfig, got {type(data).__name__}")
+        valid = [f.name for f in fields(cls)]
+        for key in data:
+            if key not in valid:
+                near = difflib.get_close_matches(str(key), valid, n=1, cutoff=0.5)
+                hint = f"; did you mean {near[0]!r}?" if near else ""
+                raise ValueError(f"IterativeConfig: unknown key {key!r}{hint} (valid keys: {', '.join(valid)})")
+        data = dict(data)
+        if isinstance(data.get("code_execution"), dict):
+            data["code_execution"] = CodeExecutionConfig(**data["code_execution"])
+        return cls(**data)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The settings as a plain mapping (what crosses to the Go core)."""
+        return asdict(self)
+
+
+def as_iterative_config(value: IterativeConfig | dict[str, Any]) -> IterativeConfig:
+    """``value`` as an :class:`IterativeConfig` (a mapping is read strictly)."""
+    return value if isinstance(value, IterativeConfig) else IterativeConfig.from_dict(value)
 
 
 def _check_keys(keys: Any, error: type[Exception]) -> None:
@@ -54,6 +139,8 @@ class EnvironmentConfig:
         params: the task's own config fields.
         extra_rewards: opt-in signals beside ``correctness`` (``["format"]``).
         data_dir: directory of reasoning-gym's data files.
+        iterative: wrap the environment in an iterative multi-turn one
+            (an :class:`IterativeConfig`, or a mapping of its fields).
     """
 
     name: str
@@ -70,6 +157,7 @@ class EnvironmentConfig:
     params: dict[str, Any] = field(default_factory=dict)
     extra_rewards: list[str | dict[str, Any]] = field(default_factory=list)
     data_dir: str | None = None
+    iterative: IterativeConfig | None = None
 
     def __new__(cls, *args: Any, **kwargs: Any) -> EnvironmentConfig:
         # Strict keys with a suggestion, before the generated __init__ sees them.
@@ -89,6 +177,8 @@ class EnvironmentConfig:
             raise ValueError(f"EnvironmentConfig.size must be positive, got {self.size}")
         if not isinstance(self.params, dict):
             raise TypeError(f"EnvironmentConfig.params must be a mapping, got {type(self.params).__name__}")
+        if self.iterative is not None:
+            self.iterative = as_iterative_config(self.iterative)
 
     def _adopt_extractor(self) -> None:
         """Replace an extractor object in ``answer_extractor`` by the settings it stands for."""
@@ -127,8 +217,8 @@ class EnvironmentConfig:
         """The configuration as a plain mapping that ``from_dict`` accepts."""
         return asdict(self)
 
-    def build(self) -> NativeEnvironment:
-        """Build the environment this configuration describes."""
+    def build(self) -> Any:
+        """Build the environment this configuration describes (an ``IterativeEnvironment`` if ``iterative`` is set)."""
         from llenvs_go.core.registry import environment_registry
 
         kw: dict[str, Any] = dict(self.params)
@@ -140,7 +230,8 @@ class EnvironmentConfig:
             name=self.name, adapter=self.adapter, size=self.size, seed=self.seed,
             answer_extractor=None if self.answer_extractors else self.answer_extractor,
             extra_rewards=tuple(self.extra_rewards),
-            system_prompt=self.system_prompt, prompt_template=self.prompt_template, data_dir=self.data_dir, **kw,
+            system_prompt=self.system_prompt, prompt_template=self.prompt_template, data_dir=self.data_dir,
+            iterative=self.iterative, **kw,
         )
 
 

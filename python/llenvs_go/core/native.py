@@ -289,7 +289,8 @@ class NativeEnvironment:
     @property
     def available_tools(self) -> tuple[ToolDefinition, ...]:
         """Tools every episode offers (none for reasoning tasks)."""
-        return ()
+        tools = self._native()[1].get("tools")
+        return observation_from({"prompt": "", "available_tools": tools}).available_tools if tools else ()
 
     @property
     def reward_functions(self) -> tuple[Any, ...]:
@@ -321,8 +322,11 @@ class NativeEnvironment:
         episode = getattr(state.hidden, "episode", None)
         if episode is None or not episode.alive:
             if not self.spec.pure_step:
-                raise RuntimeError(f"{self.spec.name}: the episode of this state was closed, or the state comes from "
-                                   "another process; reset a new episode")
+                if state.metadata.is_terminal:
+                    raise RuntimeError(f"{self.spec.name}: this episode is finished (terminated or truncated); "
+                                       "reset a new episode")
+                raise RuntimeError(f"{self.spec.name}: the episode of this state is finished or was closed, or the "
+                                   "state comes from another process; reset a new episode")
             # A pure step may be taken from any state of the task, even one whose episode is gone.
             episode, _ = self._start(state.hidden.task_index, None)
         return _native.episode_step(episode.handle, _action_request(action, state.metadata.step))

@@ -7,6 +7,7 @@ import threading
 from typing import Any, Protocol, runtime_checkable
 
 from llenvs_go import _native
+from llenvs_go.adapters.native import NativeAdapter
 from llenvs_go.adapters.reasoning_gym import ReasoningGymAdapter, reasoning_gym_data_dir
 
 __all__ = ["Adapter", "EnvironmentRegistry", "environment_registry", "reasoning_gym_data_dir"]
@@ -40,6 +41,7 @@ class EnvironmentRegistry:
         self._adapters: dict[str, Any] = {}
         self._lock = threading.Lock()
         self.register_adapter(ReasoningGymAdapter())
+        self.register_adapter(NativeAdapter())
 
     # -- adapters ------------------------------------------------------------
     def register_adapter(self, adapter: Any) -> None:
@@ -116,11 +118,22 @@ class EnvironmentRegistry:
         ``llenvs_go.adapters.ReasoningGymAdapter.get_environment``:
         ``size``, ``seed``, ``answer_extractor``, ``extra_rewards``,
         ``system_prompt``, ``prompt_template``, ``data_dir`` and the task's
-        own config fields.
+        own config fields. ``adapter="native"`` serves ``guess_number`` and
+        ``calculator_arithmetic``.
+
+        ``iterative`` (an ``IterativeConfig`` or a mapping of its fields, e.g.
+        ``{"max_turns": 3}``) wraps the environment in an
+        ``llenvs_go.adapters.iterative.IterativeEnvironment``, for any adapter.
         """
         if not isinstance(name, str) or not name:
             raise TypeError(f"name must be a non-empty str, got {name!r}")
-        return self.get_adapter(adapter).get_environment(name, **kwargs)
+        iterative = kwargs.pop("iterative", None)
+        env = self.get_adapter(adapter).get_environment(name, **kwargs)
+        if iterative is None:
+            return env
+        from llenvs_go.adapters.iterative import IterativeEnvironment
+
+        return IterativeEnvironment(env, iterative)
 
     def describe_environments(self, adapter: str | None = None) -> list[dict[str, str]]:
         """Every environment available, with the backend that serves it.
@@ -132,7 +145,7 @@ class EnvironmentRegistry:
         rows = []
         for a, n in self.list_environments(adapter):
             ad = self._adapters[a]
-            backends = ad.backends() if isinstance(ad, ReasoningGymAdapter) else {}
+            backends = ad.backends() if isinstance(ad, (ReasoningGymAdapter, NativeAdapter)) else {}
             rows.append({"adapter": a, "name": n, "backend": backends.get(n, "python")})
         return rows
 

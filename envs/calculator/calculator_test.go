@@ -1,0 +1,227 @@
+package calculator
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/llenvs/llenvs-go/core"
+)
+
+func TestEval(t *testing.T) {
+	tests := []struct {
+		expr, want, wantErr string
+	}{
+		{"1+2*3", "7", ""},
+		{"(1 + 2) * 3", "9", ""},
+		{"-2**2", "-4", ""},
+		{"2**-1", "0.5", ""},
+		{"2^10", "1024", ""},
+		{"2**3**2", "512", ""},
+		{"7/2", "3.5", ""},
+		{"1/3", "0.333333333333", ""},
+		{"-1/3", "-0.333333333333", ""},
+		{".5 + 1.", "1.5", ""},
+		{"0.1 + 0.2", "0.3", ""},
+		{"--3", "3", ""},
+		{"123456789012345678901234567890 * 10", "1234567890123456789012345678900", ""},
+		{"1/0", "", "division by zero"},
+		{"0**-1", "", "division by zero"},
+		{"(2 - 2) / (1 - 1)", "", "division by zero"},
+		{"2**100000", "", "result too large"},
+		{"2**0.5", "", "exponent of a power must be an integer"},
+		{strings.Repeat("(", 40) + "1" + strings.Repeat(")", 40), "", "nested too deeply"},
+		{"1 2", "", "syntax error at position 3: unexpected \"2\""},
+		{"abc", "", "syntax error at position 1: expected a number"},
+		{"1 +", "", "got end of expression"},
+		{"(1", "", "expected ')'"},
+		{"", "", "empty expression"},
+		{"1..2", "", "malformed number"},
+		{"import os", "", "syntax error"},
+		{strings.Repeat("1+", 200) + "1", "", "expression too long: 401 characters (the limit is 256)"},
+		{strings.Repeat("9", 101), "", "more than 100 digits"},
+	}
+	for _, tt := range tests {
+		v, err := Eval(tt.expr, 256)
+		if tt.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("Eval(%q): error %v, want %q", tt.expr, err, tt.wantErr)
+			}
+			continue
+		}
+		if err != nil || Format(v) != tt.want {
+			t.Errorf("Eval(%q) = %v, %v; want %s", tt.expr, v, err, tt.want)
+		}
+	}
+}
+
+func newEnv(t *testing.T, params map[string]any) *Env {
+	t.Helper()
+	seed, size := int64(3), int64(20)
+	env, err := New(core.EnvConfig{Name: Name, Adapter: "native", Seed: &seed, Size: &size, Params: params,
+		AnswerExtractor: "tag_based"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return env
+}
+
+func txt(s string) core.Action { return core.Action{Text: &s} }
+
+func call(expr string) string {
+	return `<tool_call>{"name": "calculator", "arguments": {"expression": "` + expr + `"}}</tool_call>`
+}
+
+func TestConfigErrors(t *testing.T) {
+	tests := []struct {
+		params  map[string]any
+		wantErr string
+	}{
+		{map[string]any{"task": "leg_counting"}, "is not an arithmetic task"},
+		{map[string]any{"max_tool_call": 3}, "did you mean 'max_tool_calls'"},
+		{map[string]any{"max_turns": 0}, "max_turns must be between 1"},
+		{map[string]any{"task_config": map[string]any{"min_terms": 0}}, "min_terms must be >= 1"},
+		{map[string]any{"task_config": map[string]any{"min_term": 2}}, "did you mean 'min_terms'"},
+	}
+	for _, tt := range tests {
+		_, err := New(core.EnvConfig{Name: Name, Params: tt.params, AnswerExtractor: "tag_based"})
+		if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+			t.Errorf("%v: error %v, want %q", tt.params, err, tt.wantErr)
+		}
+	}
+}
+
+func TestToolCalls(t *testing.T) {
+	tests := []struct {
+		name   string
+		action core.Action
+		status []core.ToolStatus
+		output []string // output on success, a part of the error otherwise
+	}{
+		{"text call", txt("Let me compute. " + call("6 * 7")), []core.ToolStatus{core.ToolSuccess}, []string{"42"}},
+		{"two calls", txt(call("1+1") + "\n" + call("2**10")), []core.ToolStatus{core.ToolSuccess, core.ToolSuccess},
+			[]string{"2", "1024"}},
+		{"structured", core.Action{ToolCalls: []core.ToolCall{{ID: "c1", Name: "calculator",
+			Arguments: map[string]any{"expression": "10/4"}}}}, []core.ToolStatus{core.ToolSuccess}, []string{"2.5"}},
+		{"unknown tool", txt(`<tool_call>{"name": "python", "arguments": {"code": "1"}}</tool_call>`),
+			[]core.ToolStatus{core.ToolInvalidTool}, []string{`unknown tool "python"`}},
+		{"bad argument", txt(`<tool_call>{"name": "calculator", "arguments": {"expr": "1"}}</tool_call>`),
+			[]core.ToolStatus{core.ToolInvalidArguments}, []string{`unknown argument "expr"`}},
+		{"missing argument", txt(`<tool_call>{"name": "calculator", "arguments": {}}</tool_call>`),
+			[]core.ToolStatus{core.ToolInvalidArguments}, []string{`missing argument "expression"`}},
+		{"number argument", txt(`<tool_call>{"name": "calculator", "arguments": {"expression": 5}}</tool_call>`),
+			[]core.ToolStatus{core.ToolInvalidArguments}, []string{"must be a string"}},
+		{"string arguments", txt(`<tool_call>{"name": "calculator", "arguments": "{\"expression\": \"3-5\"}"}</tool_call>`),
+			[]core.ToolStatus{core.ToolSuccess}, []string{"-2"}},
+		{"invalid json", txt(`<tool_call>{"name": "calculator", "arguments": {"expression": "1+1"}</tool_call>`),
+			[]core.ToolStatus{core.ToolError}, []string{"malformed tool call"}},
+		{"unclosed", txt(`<tool_call>{"name": "calculator"`), []core.ToolStatus{core.ToolError},
+			[]string{"has no closing </tool_call>"}},
+		{"no name", txt(`<tool_call>{"arguments": {}}</tool_call>`), []core.ToolStatus{core.ToolError},
+			[]string{`has no "name"`}},
+		{"division by zero", txt(call("1/(3-3)")), []core.ToolStatus{core.ToolError},
+			[]string{`division by zero (in "1/(3-3)")`}},
+	}
+	env := newEnv(t, nil)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			start, err := env.Reset(core.ResetRequest{TaskIndex: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(start.Observation.AvailableTools) != 1 || start.Observation.AvailableTools[0].Name != ToolName {
+				t.Fatalf("tools %+v", start.Observation.AvailableTools)
+			}
+			res, err := start.Episode.Step(tt.action)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rs := res.Observation.ToolResults
+			if len(rs) != len(tt.status) || res.Terminated || res.Truncated {
+				t.Fatalf("results %+v", rs)
+			}
+			msgs := res.Observation.Messages
+			if msgs[1].Role != "assistant" || len(msgs[1].ToolCalls) != len(rs) || len(msgs) != 2+len(rs) {
+				t.Fatalf("messages %+v", msgs)
+			}
+			for k, r := range rs {
+				if r.Status != tt.status[k] {
+					t.Fatalf("call %d: status %s, want %s (%+v)", k, r.Status, tt.status[k], r)
+				}
+				if r.Status == core.ToolSuccess && r.Output != tt.output[k] {
+					t.Fatalf("call %d: output %q, want %q", k, r.Output, tt.output[k])
+				}
+				if r.Status != core.ToolSuccess && (r.Error == nil || !strings.Contains(*r.Error, tt.output[k])) {
+					t.Fatalf("call %d: error %v, want %q", k, r.Error, tt.output[k])
+				}
+				m := msgs[2+k]
+				if m.Role != "tool" || m.ToolCallID != r.CallID || !strings.Contains(res.Observation.Prompt,
+					"<tool_response>\n"+m.Content+"\n</tool_response>") {
+					t.Fatalf("tool message %+v, prompt %q", m, res.Observation.Prompt)
+				}
+				if r.Status != core.ToolSuccess && m.Content != "Error: "+*r.Error {
+					t.Fatalf("the error does not reach the model: %q", m.Content)
+				}
+			}
+		})
+	}
+}
+
+func TestEpisodeFlow(t *testing.T) {
+	env := newEnv(t, map[string]any{"max_tool_calls": 2, "max_turns": 4})
+	start, _ := env.Reset(core.ResetRequest{TaskIndex: 2})
+	truth := *start.Hidden.ExpectedAnswer
+	ep := start.Episode
+	res, _ := ep.Step(txt(call("1+1") + call("2+2") + call("3+3") + call("4+4")))
+	rs := res.Observation.ToolResults
+	if len(rs) != 3 || rs[2].Status != core.ToolError || !strings.Contains(*rs[2].Error, "budget exhausted (2 calls") ||
+		!strings.Contains(*rs[2].Error, "further tool calls in this turn were ignored") {
+		t.Fatalf("budget: %+v", rs)
+	}
+	res, _ = ep.Step(txt("thinking, no answer"))
+	if res.Observation.Prompt != NoAnswerText || res.Terminated {
+		t.Fatalf("no answer: %q", res.Observation.Prompt)
+	}
+	res, err := ep.Step(txt("<answer>" + truth + "</answer>"))
+	if err != nil || !res.Terminated || *res.Signals[0].Reward != 1 || res.Observation.Prompt != CompleteText {
+		t.Fatalf("answer: %v %+v", err, res)
+	}
+	if _, err := ep.Step(txt("x")); err == nil || !strings.Contains(err.Error(), "finished") {
+		t.Fatalf("finished: %v", err)
+	}
+
+	start, _ = env.Reset(core.ResetRequest{TaskIndex: 2})
+	if _, err := start.Episode.Step(core.Action{}); err == nil || !strings.Contains(err.Error(), "text=None) and no tool calls") {
+		t.Fatalf("empty action: %v", err)
+	}
+	for k := 0; k < 4; k++ {
+		res, _ = start.Episode.Step(txt(call("1")))
+	}
+	if !res.Truncated || res.Terminated || res.Observation.Prompt != CompleteText {
+		t.Fatalf("out of turns: %+v", res)
+	}
+
+	start, _ = env.Reset(core.ResetRequest{TaskIndex: 2})
+	res, _ = start.Episode.Step(txt("<answer>no idea</answer>"))
+	if !res.Terminated || *res.Signals[0].Reward != 0 {
+		t.Fatalf("wrong answer: %+v", res.Signals)
+	}
+	huge := strings.Repeat("<tool_call>{}</tool_call>", 1<<18)
+	start, _ = env.Reset(core.ResetRequest{TaskIndex: 2})
+	if res, err = start.Episode.Step(txt(huge)); err != nil || len(res.Observation.ToolResults) != 3 {
+		t.Fatalf("huge text: %v, %d results", err, len(res.Observation.ToolResults))
+	}
+}
+
+func TestDeterministic(t *testing.T) {
+	a, b := newEnv(t, map[string]any{"task": "chain_sum"}), newEnv(t, map[string]any{"task": "chain_sum"})
+	for i := 0; i < 20; i++ {
+		x, _ := a.Reset(core.ResetRequest{TaskIndex: i})
+		y, _ := b.Reset(core.ResetRequest{TaskIndex: i})
+		if x.Observation.Prompt != y.Observation.Prompt || *x.Hidden.ExpectedAnswer != *y.Hidden.ExpectedAnswer {
+			t.Fatalf("task %d differs", i)
+		}
+		if !strings.Contains(x.Observation.Prompt, "State the final answer") {
+			t.Fatalf("not a chain_sum question: %q", x.Observation.Prompt)
+		}
+	}
+}

@@ -1,0 +1,388 @@
+// Package iterative turns a single-turn environment into a multi-turn one,
+// as llenvs' IterativeEnvironment does: the model answers, is told when it
+// is wrong and how many attempts it has left, and tries again, until it
+// solves the task, submits with a keyword, or runs out of turns.
+package iterative
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/llenvs/llenvs-go/core"
+	"github.com/llenvs/llenvs-go/extract"
+	"github.com/llenvs/llenvs-go/pycompat"
+	"github.com/llenvs/llenvs-go/strictcfg"
+)
+
+// AdapterName is the spec adapter of wrapped environments.
+const AdapterName = "iterative"
+
+// NameSuffix is appended to the inner environment's name.
+const NameSuffix = "_iterative"
+
+// CompleteText is the prompt of the observation after the last turn.
+const CompleteText = "Episode complete."
+
+func init() { core.RegisterIterative(Wrap) }
+
+// Config holds llenvs' IterativeConfig fields, with their defaults.
+type Config struct {
+	// MaxTurns is the number of attempts an episode allows.
+	MaxTurns int `json:"max_turns"`
+	// IncludeHistory keeps every earlier turn in the messages; when false
+	// they hold the first user turn and the latest exchange only.
+	IncludeHistory bool `json:"include_history"`
+	// SummarizeHistory needs an LLM in llenvs; only false is supported.
+	SummarizeHistory bool `json:"summarize_history"`
+	// SubmitKeyword ends the episode when a response starts with it
+	// (leading whitespace and case ignored); "" turns early submission off.
+	SubmitKeyword string `json:"submit_keyword"`
+	// SubmissionExtractor names the extractor that takes the submission out
+	// of a response; nil submits the whole response.
+	SubmissionExtractor *string `json:"submission_extractor"`
+	// SubmissionExtractorConfig configures SubmissionExtractor.
+	SubmissionExtractorConfig map[string]any `json:"submission_extractor_config"`
+	// SolvedThreshold is the best outcome reward that counts as solved.
+	SolvedThreshold float64 `json:"solved_threshold"`
+	// CodeExecution runs code in a sandbox in llenvs; only null is supported.
+	CodeExecution any `json:"code_execution"`
+}
+
+// DefaultConfig is llenvs' IterativeConfig().
+func DefaultConfig() Config {
+	return Config{MaxTurns: 3, IncludeHistory: true, SubmitKeyword: "SUBMIT", SolvedThreshold: 1}
+}
+
+// maxTurnsLimit bounds max_turns: a budget beyond it is a mistake, not a task.
+const maxTurnsLimit = 1 << 16
+
+// DecodeConfig strictly decodes and validates an iterative section.
+func DecodeConfig(raw map[string]any) (Config, error) {
+	c := DefaultConfig()
+	if err := strictcfg.Decode("iterative config", raw, &c); err != nil {
+		return c, err
+	}
+	switch {
+	case c.MaxTurns < 1 || c.MaxTurns > maxTurnsLimit:
+		return c, fmt.Errorf("iterative config: max_turns must be between 1 and %d, got %d", maxTurnsLimit, c.MaxTurns)
+	case c.SummarizeHistory:
+		return c, errors.New("iterative config: summarize_history=True needs a summarising LLM, which llenvs-go does " +
+			"not run; use include_history=False to keep only the latest exchange")
+	case c.CodeExecution != nil:
+		return c, errors.New("iterative config: code_execution is not supported by llenvs-go; leave it None")
+	}
+	return c, nil
+}
+
+// Env is an iterative environment around a single-turn one.
+type Env struct {
+	inner     core.Environment
+	cfg       Config
+	extractor extract.Extractor // nil: the whole response is the submission
+	name      string            // "<inner>_iterative"
+	pure      bool              // the inner step is pure
+	// scorer is the inner environment when it scores texts directly (a
+	// core.SingleTurn): Brief then scores without building a StepResult.
+	scorer core.SingleTurn
+}
+
+// Wrap builds the iterative environment around inner from raw settings.
+func Wrap(inner core.Environment, raw map[string]any) (core.Environment, error) {
+	return New(inner, raw)
+}
+
+// New builds the iterative environment around inner from raw settings.
+func New(inner core.Environment, raw map[string]any) (*Env, error) {
+	cfg, err := DecodeConfig(raw)
+	if err != nil {
+		return nil, err
+	}
+	spec := inner.Spec()
+	if spec.IsMultiTurn {
+		return nil, fmt.Errorf("iterative: %s is already multi-turn; iterative wraps single-turn environments "+
+			"(drop the iterative setting)", spec.Name)
+	}
+	e := &Env{inner: inner, cfg: cfg, name: spec.Name + NameSuffix, pure: spec.PureStep}
+	if st, ok := inner.(core.SingleTurn); ok && spec.PureStep {
+		e.scorer = st
+	}
+	if cfg.SubmissionExtractor != nil {
+		ex, err := extract.New(*cfg.SubmissionExtractor, cfg.SubmissionExtractorConfig)
+		if err != nil {
+			return nil, fmt.Errorf("iterative config: submission_extractor: %w", err)
+		}
+		e.extractor = ex
+	} else if len(cfg.SubmissionExtractorConfig) > 0 {
+		return nil, errors.New("iterative config: submission_extractor_config is set but submission_extractor is not")
+	}
+	return e, nil
+}
+
+// Config is the environment's iterative settings.
+func (e *Env) Config() Config { return e.cfg }
+
+// Spec describes the environment: "<inner>_iterative", multi-turn, at most
+// max_turns steps. Steps are not pure: the episode lives in Go.
+func (e *Env) Spec() core.Spec {
+	s := e.inner.Spec()
+	md := make(map[string]any, len(s.Metadata)+3)
+	for k, v := range s.Metadata {
+		md[k] = v
+	}
+	md["inner_name"], md["inner_adapter"], md["max_turns"] = s.Name, s.Adapter, e.cfg.MaxTurns
+	return core.Spec{Name: s.Name + NameSuffix, Adapter: AdapterName, MaxSteps: e.cfg.MaxTurns, IsMultiTurn: true,
+		SupportsTaskIndex: s.SupportsTaskIndex, SupportsLen: s.SupportsLen, SupportsSeed: s.SupportsSeed,
+		Metadata: md}
+}
+
+// Len is the inner environment's number of tasks.
+func (e *Env) Len() int { return e.inner.Len() }
+
+// InitialPrompt is the first user turn for a task whose inner prompt is
+// task, with turns attempts.
+func InitialPrompt(task string, turns int, keyword string) string {
+	p := task + "\n\nYou have " + strconv.Itoa(turns) + " turn(s) to solve this task."
+	if keyword != "" {
+		p += "\nWhen you are satisfied with your solution, write " + keyword + " at the start of your response."
+	}
+	return p
+}
+
+// FeedbackPrompt is the user turn after a wrong attempt: how many attempts
+// are left, then the inner environment's feedback texts, one per line.
+func FeedbackPrompt(left int, feedback []string) string {
+	s := "Incorrect, " + strconv.Itoa(left) + " attempts left."
+	if left == 1 {
+		s = "Incorrect, 1 attempt left."
+	}
+	if len(feedback) > 0 {
+		s += "\n\n" + strings.Join(feedback, "\n")
+	}
+	return s
+}
+
+// IsSubmit reports whether text starts with keyword once leading
+// whitespace is removed, both upper-cased as Python's str.upper does
+// (text.lstrip().upper().startswith(keyword.upper())); an empty keyword
+// never matches.
+func IsSubmit(text, keyword string) bool {
+	if keyword == "" {
+		return false
+	}
+	t := strings.TrimLeftFunc(text, pycompat.IsSpace)
+	k := pycompat.Upper(keyword)
+	// Upper-casing can lengthen a rune (ß -> SS); a prefix of twice the
+	// keyword's length is enough.
+	if len(t) > 4*len(k)+8 {
+		t = t[:4*len(k)+8]
+	}
+	return strings.HasPrefix(pycompat.Upper(t), k)
+}
+
+// Reset starts an episode of task r.TaskIndex: the inner reset, with the
+// first user turn in the messages.
+func (e *Env) Reset(r core.ResetRequest) (core.Start, error) {
+	start, err := e.inner.Reset(r)
+	if err != nil {
+		return core.Start{}, err
+	}
+	obs := start.Observation
+	prompt := InitialPrompt(obs.Prompt, e.cfg.MaxTurns, e.cfg.SubmitKeyword)
+	first := core.Message{Role: "user", Content: prompt}
+	msgs := append(append(make([]core.Message, 0, len(obs.Messages)+1+2*e.cfg.MaxTurns), obs.Messages...), first)
+	ep := &episode{env: e, req: r, inner: start.Episode, pure: e.pure, task: obs.Task,
+		base: len(obs.Messages), history: msgs}
+	info := make(map[string]any, len(start.Info)+1)
+	for k, v := range start.Info {
+		info[k] = v
+	}
+	info["max_turns"] = e.cfg.MaxTurns
+	return core.Start{Episode: ep,
+		Observation: core.Observation{Prompt: prompt, Messages: clone(msgs), Task: obs.Task, State: obs.State,
+			AvailableTools: obs.AvailableTools},
+		Hidden: start.Hidden, Info: info}, nil
+}
+
+// episode is one iterative episode: the inner episode it scores with and
+// the conversation so far.
+type episode struct {
+	env     *Env
+	req     core.ResetRequest
+	inner   core.Episode
+	pure    bool
+	task    *core.Content
+	base    int // messages before the first user turn (the inner's own)
+	history []core.Message
+	turn    int
+	done    bool
+}
+
+// ErrFinished is a step of an episode that has ended.
+var ErrFinished = errors.New("this episode is finished (terminated or truncated); reset a new episode")
+
+// Step scores one attempt and says whether the episode goes on.
+func (p *episode) Step(a core.Action) (core.StepResult, error) {
+	e := p.env
+	if err := p.check(a.Text); err != nil {
+		return core.StepResult{}, err
+	}
+	text := *a.Text
+	submission := p.submission(text)
+	inner := p.inner
+	if !p.pure {
+		s, err := e.inner.Reset(p.req) // an inner step that is not pure gets a fresh episode per attempt
+		if err != nil {
+			return core.StepResult{}, fmt.Errorf("%s: resetting the inner environment: %w", e.name, err)
+		}
+		inner = s.Episode
+	}
+	res, err := inner.Step(core.Action{Text: &submission})
+	if err != nil {
+		return core.StepResult{}, fmt.Errorf("%s: scoring the attempt: %w", e.name, err)
+	}
+	solved, best := Solved(res.Signals, e.cfg.SolvedThreshold)
+	terminated, truncated, prompt, submit := p.advance(text, solved, Feedback(res.Signals))
+	obs := core.Observation{Prompt: prompt, Messages: clone(p.history), Task: p.task}
+	info := make(map[string]any, len(res.Info)+6)
+	for k, v := range res.Info {
+		info[k] = v
+	}
+	info["turn"], info["turns_remaining"], info["solved"], info["early_submit"] = p.turn, e.cfg.MaxTurns-p.turn, solved, submit
+	info["submission"], info["best_outcome_reward"] = submission, best
+	return core.StepResult{Observation: &obs, Signals: res.Signals, Terminated: terminated, Truncated: truncated,
+		ExtractedAction: res.ExtractedAction, ResolvedAction: &submission, Info: info}, nil
+}
+
+// Brief takes the same step as Step with text, building only its summary
+// when the inner environment scores texts directly.
+func (p *episode) Brief(text string) (core.Brief, error) {
+	e := p.env
+	if e.scorer == nil {
+		res, err := p.Step(core.Action{Text: &text})
+		return core.BriefOf(res), err
+	}
+	if err := p.check(&text); err != nil {
+		return core.Brief{}, err
+	}
+	specs := e.scorer.SignalSpecs()
+	var buf [4]float64
+	out := core.Scored{Values: buf[:0]}
+	if len(specs) <= len(buf) {
+		out.Values = buf[:len(specs)]
+	} else {
+		out.Values = make([]float64, len(specs))
+	}
+	if err := scoreText(e.scorer, p.req.TaskIndex, p.submission(text), &out); err != nil {
+		return core.Brief{}, fmt.Errorf("%s: scoring the attempt: %w", e.name, err)
+	}
+	var best *float64
+	for j, s := range specs {
+		if s.Type == core.Outcome && (best == nil || out.Values[j] > *best) {
+			best = &out.Values[j]
+		}
+	}
+	solved := best != nil && *best >= e.cfg.SolvedThreshold
+	terminated, truncated, prompt, _ := p.advance(text, solved, nil)
+	return core.Brief{Total: out.Total, Terminated: terminated, Truncated: truncated, Prompt: prompt}, nil
+}
+
+// scoreText scores text as the inner step does, turning a panic into an
+// error.
+func scoreText(st core.SingleTurn, i int, text string, out *core.Scored) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("scoring task %d failed: %v", i, r)
+		}
+	}()
+	st.ScoreText(i, text, out)
+	if out.Err != nil {
+		return out.Err
+	}
+	for j := range out.Values {
+		out.Values[j] = core.FiniteOrZero(out.Values[j])
+	}
+	return nil
+}
+
+// check refuses a step of a finished episode and an attempt without text.
+func (p *episode) check(text *string) error {
+	if p.done {
+		return fmt.Errorf("%s: %w", p.env.name, ErrFinished)
+	}
+	if text == nil {
+		return fmt.Errorf("%s: the action has no text (text=None); an attempt is text, "+
+			"e.g. Action.from_text(\"<answer>42</answer>\")", p.env.name)
+	}
+	return nil
+}
+
+// submission is what of text is scored.
+func (p *episode) submission(text string) string {
+	if p.env.extractor != nil {
+		if x := p.env.extractor.Extract(text); x.Found {
+			return x.Answer
+		}
+	}
+	return text
+}
+
+// advance records an attempt: the turn, the end of the episode, the
+// history; it returns how the episode stands and the next prompt.
+func (p *episode) advance(text string, solved bool, feedback []string) (terminated, truncated bool, prompt string,
+	submit bool) {
+	cfg := p.env.cfg
+	p.turn++
+	submit = IsSubmit(text, cfg.SubmitKeyword)
+	terminated = submit || solved
+	truncated = !terminated && p.turn >= cfg.MaxTurns
+	p.done = terminated || truncated
+	p.history = append(p.history, core.Message{Role: "assistant", Content: text})
+	if p.done {
+		return terminated, truncated, CompleteText, submit
+	}
+	prompt = FeedbackPrompt(cfg.MaxTurns-p.turn, feedback)
+	p.history = append(p.history, core.Message{Role: "user", Content: prompt})
+	if !cfg.IncludeHistory {
+		// The inner's own messages, the first user turn, the latest exchange.
+		keep := p.base + 1
+		p.history = append(p.history[:keep], p.history[len(p.history)-2:]...)
+	}
+	return terminated, truncated, prompt, submit
+}
+
+// Solved reports whether the best outcome reward among signals reaches
+// threshold, and that reward (nil when no outcome signal has a value).
+func Solved(signals []core.Signal, threshold float64) (bool, *float64) {
+	var best *float64
+	for _, s := range signals {
+		if s.Type == core.Outcome && s.Reward != nil && (best == nil || *s.Reward > *best) {
+			v := *s.Reward
+			best = &v
+		}
+	}
+	return best != nil && *best >= threshold, best
+}
+
+// Feedback lists the feedback texts of signals, in order.
+func Feedback(signals []core.Signal) []string {
+	var out []string
+	for _, s := range signals {
+		if s.Feedback != nil {
+			out = append(out, *s.Feedback)
+		}
+	}
+	return out
+}
+
+func clone(m []core.Message) []core.Message { return append([]core.Message(nil), m...) }
+
+// SignalSpecs lists the inner environment's signals, which every step
+// reports (nil when the inner environment does not list them).
+func (e *Env) SignalSpecs() []core.SignalSpec {
+	if s, ok := e.inner.(interface{ SignalSpecs() []core.SignalSpec }); ok {
+		return s.SignalSpecs()
+	}
+	return nil
+}

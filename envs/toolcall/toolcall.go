@@ -1,0 +1,127 @@
+// Package toolcall reads tool calls written in a model's text in the
+// Hermes/Qwen format, <tool_call>{"name": ..., "arguments": {...}}</tool_call>,
+// and renders tool results as <tool_response> blocks.
+package toolcall
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/llenvs/llenvs-go/core"
+)
+
+// The tags of the format.
+const (
+	OpenTag          = "<tool_call>"
+	CloseTag         = "</tool_call>"
+	ResponseOpenTag  = "<tool_response>"
+	ResponseCloseTag = "</tool_response>"
+)
+
+// Call is one tool call found in text: the call, or Err when the block is
+// not a well-formed call (Call then has only its ID).
+type Call struct {
+	Call core.ToolCall
+	Err  string
+}
+
+// Parse returns the tool calls in text, in order, at most limit of them;
+// more reports that text holds further calls. Call ids are idPrefix
+// followed by the call's position ("call_1_0", ...).
+func Parse(text string, idPrefix string, limit int) (calls []Call, more bool) {
+	rest := text
+	for {
+		i := strings.Index(rest, OpenTag)
+		if i < 0 {
+			return calls, false
+		}
+		if len(calls) == limit {
+			return calls, true
+		}
+		rest = rest[i+len(OpenTag):]
+		id := fmt.Sprintf("%s%d", idPrefix, len(calls))
+		j := strings.Index(rest, CloseTag)
+		if j < 0 {
+			calls = append(calls, Call{Call: core.ToolCall{ID: id, Arguments: map[string]any{}},
+				Err: "malformed tool call: " + OpenTag + " has no closing " + CloseTag})
+			return calls, false
+		}
+		calls = append(calls, decode(id, rest[:j]))
+		rest = rest[j+len(CloseTag):]
+	}
+}
+
+// decode reads the JSON object of one <tool_call> block.
+func decode(id, body string) Call {
+	c := Call{Call: core.ToolCall{ID: id, Arguments: map[string]any{}}}
+	var raw struct {
+		Name      *string         `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+	}
+	dec := json.NewDecoder(strings.NewReader(body))
+	dec.UseNumber()
+	if err := dec.Decode(&raw); err != nil {
+		c.Err = fmt.Sprintf("malformed tool call: the text inside %s is not a JSON object {\"name\": ..., "+
+			"\"arguments\": {...}} (%v)", OpenTag, err)
+		return c
+	}
+	if dec.More() {
+		c.Err = "malformed tool call: extra text after the JSON object inside " + OpenTag
+		return c
+	}
+	if raw.Name == nil || *raw.Name == "" {
+		c.Err = "malformed tool call: the JSON object has no \"name\""
+		return c
+	}
+	c.Call.Name = *raw.Name
+	args, err := Arguments(raw.Arguments)
+	if err != nil {
+		c.Err = err.Error()
+		return c
+	}
+	c.Call.Arguments = args
+	return c
+}
+
+// Arguments decodes a call's arguments: a JSON object, or a string that
+// holds one (the OpenAI wire form); absent or null is no arguments.
+func Arguments(raw json.RawMessage) (map[string]any, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return map[string]any{}, nil
+	}
+	if raw[0] == '"' {
+		var s string
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return nil, fmt.Errorf("invalid arguments: %v", err)
+		}
+		raw = json.RawMessage(s)
+	}
+	var args map[string]any
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if err := dec.Decode(&args); err != nil || args == nil {
+		return nil, fmt.Errorf("invalid arguments: \"arguments\" must be a JSON object, got %.60s", string(raw))
+	}
+	return args, nil
+}
+
+// Response renders one tool result as the model reads it:
+// "<tool_response>\n" + content + "\n</tool_response>".
+func Response(content string) string {
+	return ResponseOpenTag + "\n" + content + "\n" + ResponseCloseTag
+}
+
+// Content is the text of a tool result in the conversation: the output on
+// success, "Error: " and the message otherwise.
+func Content(r core.ToolResult) string {
+	if r.Status == core.ToolSuccess {
+		return r.Output
+	}
+	if r.Error != nil {
+		return "Error: " + *r.Error
+	}
+	return "Error"
+}

@@ -1,0 +1,183 @@
+"""Many episodes of one Go-served environment, stepped together: one call into Go per batch step.
+
+``env.reset``/``env.step`` cross into Go once per episode and build llenvs'
+State objects each time. A trainer that runs thousands of episodes at once
+(e.g. GRPO rollouts against an ``iterative`` environment) can instead keep
+them in an :class:`EpisodeBatch`: texts go in as one array, Go steps the
+episodes in parallel, and rewards, flags and next prompts come back as columns.
+"""
+
+from __future__ import annotations
+
+import operator
+import os
+import weakref
+from array import array
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from llenvs_go import _native
+from llenvs_go._native import ffi
+from llenvs_go.core.native import NativeEnvironment
+
+
+@dataclass(frozen=True)
+class BatchStep:
+    """The outcome of one :meth:`EpisodeBatch.step`, one entry per episode stepped.
+
+    Attributes:
+        indices: positions in the batch of the episodes stepped.
+        totals: each step's weighted reward (``rewards.total``).
+        prompts: each episode's next prompt (the error message where ``errors`` is True).
+        flags: each step's ``LLENVS_EPISODE_*`` bits (1 terminated, 2 truncated, 4 error);
+            ``terminated``, ``truncated`` and ``errors`` read them as lists of bools.
+    """
+
+    indices: list[int]
+    totals: list[float]
+    prompts: list[str]
+    flags: bytes
+
+    @property
+    def terminated(self) -> list[bool]:
+        """Whether each episode reached its end with this step."""
+        return [bool(f & _native.EPISODE_TERMINATED) for f in self.flags]
+
+    @property
+    def truncated(self) -> list[bool]:
+        """Whether each episode ran out of turns with this step."""
+        return [bool(f & _native.EPISODE_TRUNCATED) for f in self.flags]
+
+    @property
+    def errors(self) -> list[bool]:
+        """Whether each step failed (the episode is then unchanged)."""
+        return [bool(f & _native.EPISODE_ERROR) for f in self.flags]
+
+
+def _close_live(handles: Any, done: bytearray, pid: int) -> None:
+    for i, d in enumerate(done):
+        if not d:
+            _native.episode_close(int(handles[i]), pid)
+
+
+class EpisodeBatch:
+    """Episodes of ``environment``, one per task index, stepped together.
+
+    Args:
+        environment: an environment served by Go: one from
+            ``environment_registry`` (``iterative`` ones included, when their
+            inner environment is served by Go).
+        task_indices: the task of each episode (repeats allowed).
+
+    ``prompts`` and ``expected_answers`` are the episodes' first prompts and
+    ground truths; ``done[i]`` says whether episode i has ended. An episode
+    is released in Go as soon as it ends; the others on :meth:`close` or when
+    the batch is collected. A batch belongs to the process that made it.
+    """
+
+    def __init__(self, environment: Any, task_indices: Sequence[int]):
+        env = getattr(environment, "native_environment", environment)
+        if not isinstance(env, NativeEnvironment) or env.backend != "native":
+            raise TypeError("EpisodeBatch needs an environment served by Go (from environment_registry); "
+                            f"got {type(environment).__name__}; step other environments with env.step")
+        idx = [env.check_index(i) for i in task_indices]
+        n = len(idx)
+        handles = ffi.new("uint64_t[]", max(n, 1))
+        out = ffi.new("char **")
+        out_len = ffi.new("size_t *")
+        rc = _native.lib().llenvs_env_reset_many(env.handle, ffi.new("int64_t[]", idx), n, handles, out, out_len)
+        data = _native.take_buffer(out, out_len)
+        if rc != _native.OK:
+            _native.raise_for(rc, data)
+        self.environment = environment
+        self.task_indices = idx
+        self._n = n
+        self._handles = handles
+        self._steps = ffi.new("int64_t[]", max(n, 1))
+        self._done = bytearray(n)
+        self._finalizer = weakref.finalize(self, _close_live, handles, self._done, os.getpid())
+        self.prompts, self.expected_answers = unpack_items(data) if n else ([], [])
+
+    def __len__(self) -> int:
+        return self._n
+
+    @property
+    def done(self) -> list[bool]:
+        """Whether each episode has ended (terminated or truncated)."""
+        return [bool(d) for d in self._done]
+
+    def live(self) -> list[int]:
+        """Positions of the episodes that have not ended."""
+        return [i for i, d in enumerate(self._done) if not d]
+
+    def step(self, texts: Sequence[str], indices: Sequence[int] | None = None) -> BatchStep:
+        """Step episodes ``indices`` (by default :meth:`live`) with ``texts``, one text each, in one call into Go.
+
+        Raises ValueError for a length mismatch, an episode given twice or one
+        that has ended; a step that fails in Go (e.g. text=None is not
+        possible here, but a stale batch is) is reported per item in ``errors``.
+        """
+        if not self._finalizer.alive:
+            raise RuntimeError("this EpisodeBatch was closed")
+        which = self.live() if indices is None else [operator.index(i) for i in indices]
+        n = len(which)
+        if len(texts) != n:
+            raise ValueError(f"step needs one text per episode stepped: {n} episodes, {len(texts)} texts")
+        for i in which:
+            if not 0 <= i < self._n or self._done[i]:
+                raise ValueError(f"episode {i} of the batch is not live (ended, or not in [0, {self._n}))")
+        tup = texts if isinstance(texts, tuple) else tuple(texts)
+        c_which = ffi.new("int64_t[]", which) if n else ffi.NULL
+        totals = ffi.new("double[]", max(n, 1))
+        flags = ffi.new("uint8_t[]", max(n, 1))
+        out = ffi.new("char **")
+        out_len = ffi.new("size_t *")
+        L = _native.lib()
+        rc = L.llenvs_episodes_step_pytuple(self._handles, self._steps, c_which, self._n, ffi.cast("void *", id(tup)),
+                                            n, totals, flags, 1, out, out_len)
+        if rc == _native.ERR_ENCODING:  # lone surrogates: pass them as "surrogatepass" encodes them
+            _native.take_buffer(out, out_len)
+            for k, t in enumerate(tup):
+                if not isinstance(t, str):
+                    raise TypeError(f"texts[{k}] must be a str, got {type(t).__name__}")
+            encoded = [t.encode("utf-8", "surrogatepass") for t in tup]
+            keep = [ffi.from_buffer(b) for b in encoded]
+            rc = L.llenvs_episodes_step_texts(self._handles, self._steps, c_which, self._n, ffi.new("char *[]", keep),
+                                              ffi.new("int64_t[]", [len(b) for b in encoded]), n, totals, flags, 1,
+                                              out, out_len)
+        data = _native.take_buffer(out, out_len)
+        if rc != _native.OK:
+            _native.raise_for(rc, data)
+        prompts, _ = unpack_items(data) if n else ([], [])
+        fl = bytes(ffi.buffer(flags, n))
+        done = self._done
+        for k in [k for k, f in enumerate(fl) if f]:
+            if not fl[k] & _native.EPISODE_ERROR:
+                done[which[k]] = 1
+        return BatchStep(indices=which, totals=ffi.unpack(totals, n), prompts=prompts, flags=fl)
+
+    def close(self) -> None:
+        """Release every live episode now; the batch cannot be stepped afterwards."""
+        self._finalizer()
+
+
+__all__ = ["BatchStep", "EpisodeBatch"]
+
+
+def unpack_items(data: bytes) -> tuple[list[str], list[str | None]]:
+    """Decode prompts and ground truths packed by capi/episodes_batch.go (packItems)."""
+    n = int.from_bytes(data[:8], "little")
+    offsets = array("q")
+    offsets.frombytes(data[8 : 8 + 16 * (n + 1)])
+    p_off, t_off = offsets[: n + 1], offsets[n + 1 :]
+    flags_at = 8 + 16 * (n + 1)
+    has = data[flags_at : flags_at + n]
+    sizes_at = flags_at + 8 * ((n + 7) // 8)
+    p_bytes = int.from_bytes(data[sizes_at : sizes_at + 8], "little")
+    text_at = sizes_at + 16
+    prompts_text = data[text_at : text_at + p_bytes].decode("utf-8", "replace")
+    truths_text = data[text_at + p_bytes :].decode("utf-8", "replace")
+    prompts = [prompts_text[p_off[k] : p_off[k + 1]] for k in range(n)]
+    truths = [truths_text[t_off[k] : t_off[k + 1]] if has[k] else None for k in range(n)]
+    return prompts, truths
