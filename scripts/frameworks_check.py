@@ -319,10 +319,13 @@ def verl_remote(tokenizer_dir: str, tmp: str) -> str:
 
 
 # -- OpenRLHF ----------------------------------------------------------------------------------------------
-def stub_vllm() -> None:
-    """Stand-ins for the vllm names openrlhf's samples generator imports at module level (vllm needs a GPU)."""
+def stub_vllm() -> list[str]:
+    """Stand-ins for the vllm names openrlhf's samples generator imports at module level (vllm needs a GPU).
+
+    Returns the names of the modules put in ``sys.modules``, to be removed once the import is done.
+    """
     if "vllm" in sys.modules:
-        return
+        return []
     vllm = types.ModuleType("vllm")
     vllm.__version__ = "0.27.1"
     vllm.SamplingParams = type("SamplingParams", (), {})
@@ -332,6 +335,7 @@ def stub_vllm() -> None:
     utils.random_uuid = lambda: "0"
     vllm.inputs, vllm.utils = inputs, utils
     sys.modules.update({"vllm": vllm, "vllm.inputs": inputs, "vllm.utils": utils})
+    return ["vllm", "vllm.inputs", "vllm.utils"]
 
 
 class Engine:
@@ -390,13 +394,17 @@ def openrlhf_run(tokenizer_dir: str, tmp: str) -> str:
     rewards = [float(torch.tensor([o["reward"]]).flatten()[0]) for o in outputs]
     expected = [1.0 if k % 2 == 0 else 0.0 for k in range(len(samples))] + [0.0] * len(garbage)
     assert rewards == expected, (rewards, expected)
-    unscored = [float(o["extra_logs"]["llenvs/unscored"].flatten()[0]) for o in outputs]
+    unscored = [float(o["extra_logs"]["llenvs/unscored"]) for o in outputs]
     assert unscored == [0.0] * len(samples) + [1.0] * len(garbage), unscored
     # the samples generator's own conversion and the experience batching (vllm stubbed for the import only)
-    stub_vllm()
     from openrlhf.trainer.ppo_utils.experience import Experience, make_experience_batch, split_experience_batch
-    from openrlhf.trainer.ppo_utils.samples_generator import SamplesGenerator
 
+    stubbed = stub_vllm()
+    try:
+        from openrlhf.trainer.ppo_utils.samples_generator import SamplesGenerator
+    finally:
+        for name in stubbed:  # other libraries (TRL) must not see the stand-in
+            sys.modules.pop(name, None)
     experiences = [SamplesGenerator._process_response_into_experience(None, o, max_len=4096) for o in outputs]
     batch = make_experience_batch(experiences)
     assert len(batch.info["llenvs/unscored"]) == len(outputs)

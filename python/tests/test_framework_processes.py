@@ -87,7 +87,7 @@ def cases():
 def expected(cases):
     out = run_cases(cases)
     assert out["verl"] == [0.0, 1.0] * 3 and out["trl"] == [[0.0, 1.0] * 3]
-    assert out["openrlhf"][-1]["extra_logs"]["llenvs/unscored"] == [1.0]
+    assert out["openrlhf"][-1]["extra_logs"]["llenvs/unscored"] == 1.0
     return out
 
 

@@ -67,7 +67,7 @@ def _check_shape(out, n: int) -> None:
     assert len(_values(out["rewards"])) == n and len(_values(out["scores"])) == n
     assert set(out["extra_logs"]) == {UNSCORED_KEY, MISMATCH_KEY}
     for v in out["extra_logs"].values():  # numbers only: samples_generator.py wraps them in tensors
-        assert all(isinstance(x, float) for x in _values(v))
+        assert isinstance(v, float)
 
 
 def test_rows_and_labels(env, tmp_path):
@@ -89,7 +89,7 @@ def test_executor_call_scores_one_sample(env):
     for k in range(3):
         out = _executor_call(fn, rows[k], good[k])
         _check_shape(out, 1)
-        assert _values(out["rewards"]) == [1.0] and _values(out["extra_logs"][UNSCORED_KEY]) == [0.0]
+        assert _values(out["rewards"]) == [1.0] and out["extra_logs"][UNSCORED_KEY] == 0.0
     assert _values(_executor_call(fn, rows[0], "<answer>-3</answer>")["rewards"]) == [0.0]
 
 
@@ -97,11 +97,14 @@ def test_returns_tensors_with_torch(env):
     torch = pytest.importorskip("torch")
     rows = make_openrlhf_dataset(env, num_tasks=1)
     out = _executor_call(make_openrlhf_reward_fn(env), rows[0], answers(env, [0])[0])
-    for v in (out["rewards"], out["scores"], *out["extra_logs"].values()):
+    for v in (out["rewards"], out["scores"]):
         assert isinstance(v, torch.Tensor) and v.dtype == torch.float32 and v.dim() == 1
+    assert out["rewards"] is not out["scores"]
     # samples_generator.py (0.11.2)
     assert torch.tensor([out["rewards"]]).flatten().tolist() == [1.0]
-    assert {k: torch.tensor([v.flatten()[0].item()]) for k, v in out["extra_logs"].items()}
+    assert {k: torch.tensor([v]).tolist() for k, v in out["extra_logs"].items()} == {UNSCORED_KEY: [0.0],
+                                                                                      MISMATCH_KEY: [0.0]}
+    assert make_openrlhf_reward_fn(env)([], [], [])["rewards"].shape == (0,)
 
 
 @pytest.mark.parametrize("label", ["", None, "garbage", "llenvs:x:y:z", "llenvs:5000::", 5000, -1, 2.5, {"a": 1},
@@ -114,7 +117,7 @@ def test_unscorable_samples_get_zero_and_are_counted(env, label):
     out = fn([good[0], good[1], good[1]], ["", "", ""], [rows[0]["label"], label, rows[1]["label"]])
     _check_shape(out, 3)
     assert _values(out["rewards"]) == [1.0, 0.0, 1.0]
-    assert _values(out["extra_logs"][UNSCORED_KEY]) == [0.0, 1.0, 0.0]
+    assert out["extra_logs"][UNSCORED_KEY] == 1.0
     # the shipped function too
     out = reward_func([good[0], good[1]], ["", ""], [label, rows[1]["label"]])
     assert _values(out["rewards"]) == [0.0, 1.0]
@@ -134,11 +137,11 @@ def test_rows_of_another_environment_are_counted_as_mismatches(env):
     good = answers(env, [0])[0]
     other = environment_registry.get(name="leg_counting", size=1000, seed=8)
     out = _executor_call(make_openrlhf_reward_fn(other), rows[0], good)
-    assert _values(out["rewards"]) == [0.0] and _values(out["extra_logs"][MISMATCH_KEY]) == [1.0]
+    assert _values(out["rewards"]) == [0.0] and out["extra_logs"][MISMATCH_KEY] == 1.0
     # a label whose ground-truth fingerprint is wrong (the environment changed between building and scoring)
     forged = rows[0]["label"].replace(rows[0]["label"].split(":")[2], "deadbeef", 1)
     out = reward_func([good], [""], [forged])
-    assert _values(out["extra_logs"][MISMATCH_KEY]) == [1.0]
+    assert out["extra_logs"][MISMATCH_KEY] == 1.0
 
 
 def test_shipped_file_loaded_as_openrlhf_loads_it(env):
@@ -166,8 +169,8 @@ def test_page_snippet_task_indices_and_prefix_stripping():
     rows = make_openrlhf_dataset(QEnvironment(), num_tasks=3, conversational=False)
     assert rows[1]["input"] == "Q1?"
     assert _values(fn(["Q1?1"], ["Q1?"], [rows[1]["label"]])["rewards"]) == [1.0]
-    assert _values(make_openrlhf_reward_fn(QEnvironment(offset=1))(["Q1?1"], ["Q1?"], [rows[1]["label"]])
-                   ["extra_logs"][MISMATCH_KEY]) == [1.0]
+    assert make_openrlhf_reward_fn(QEnvironment(offset=1))(["Q1?1"], ["Q1?"], [rows[1]["label"]]) \
+        ["extra_logs"][MISMATCH_KEY] == 1.0
 
 
 def test_response_when_the_prompt_is_not_a_prefix():

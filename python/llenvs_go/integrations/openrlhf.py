@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import logging
 import os
-import sys
+from array import array
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -37,7 +37,8 @@ from llenvs_go.integrations.dataset_provider import DatasetProvider
 logger = logging.getLogger("llenvs_go.integrations.openrlhf")
 
 _UNSET: Any = object()
-#: extra_logs keys: per sample, 1.0 when it could not be scored (it got 0), and when because of an environment mismatch.
+#: extra_logs keys: how many samples of the call could not be scored (they got 0), and how many of those because
+#: they were built from another environment.
 UNSCORED_KEY = "llenvs/unscored"
 MISMATCH_KEY = "llenvs/env_mismatch"
 _TAILS = (64, 16)  # characters of the prompt's end looked for in the query when the prompt is not its prefix
@@ -71,25 +72,32 @@ def response_of(query: Any, prompt: Any) -> str:
     return query
 
 
+_TORCH: list[Any] = []  # the torch module, or None when it cannot be imported (looked up once per process)
+
+
 def _torch() -> Any:
-    torch = sys.modules.get("torch")
-    if torch is None:
+    if not _TORCH:
         try:
             import torch
         except ImportError:
-            return None
-    return torch
+            torch = None
+        _TORCH.append(torch)
+    return _TORCH[0]
 
 
-def _pack(rewards: list[float], unscored: list[float], mismatched: list[float]) -> dict[str, Any]:
+def _tensor(torch: Any, values: list[float]) -> Any:
+    # From a float32 buffer: a third of the cost of torch.tensor(list) for one value.
+    if not values:
+        return torch.zeros(0, dtype=torch.float32)
+    return torch.frombuffer(array("f", values), dtype=torch.float32)
+
+
+def _pack(rewards: list[float], unscored: int, mismatched: int) -> dict[str, Any]:
+    logs = {UNSCORED_KEY: float(unscored), MISMATCH_KEY: float(mismatched)}
     torch = _torch()
     if torch is None:
-        return {"rewards": rewards, "scores": list(rewards),
-                "extra_logs": {UNSCORED_KEY: unscored, MISMATCH_KEY: mismatched}}
-    return {"rewards": torch.tensor(rewards, dtype=torch.float32),
-            "scores": torch.tensor(rewards, dtype=torch.float32),
-            "extra_logs": {UNSCORED_KEY: torch.tensor(unscored, dtype=torch.float32),
-                           MISMATCH_KEY: torch.tensor(mismatched, dtype=torch.float32)}}
+        return {"rewards": rewards, "scores": list(rewards), "extra_logs": logs}
+    return {"rewards": _tensor(torch, rewards), "scores": _tensor(torch, rewards), "extra_logs": logs}
 
 
 def _report(k: int, label: Any, error: BaseException) -> None:
@@ -110,8 +118,7 @@ def _score_all(resolve: Callable[[Any, Any], tuple[BoundEnvironment, int]], quer
     except TypeError:
         n = 0
     rewards = [0.0] * n
-    unscored = [0.0] * n
-    mismatched = [0.0] * n
+    unscored = mismatched = 0
     for k in range(n):
         label = None
         try:
@@ -121,9 +128,9 @@ def _score_all(resolve: Callable[[Any, Any], tuple[BoundEnvironment, int]], quer
             prompt = prompts[k] if prompts is not None and k < len(prompts) else None
             rewards[k] = float(bound.scorer.score(i, response_of(queries[k], prompt)).total)
         except Exception as e:  # noqa: BLE001 - OpenRLHF swallows exceptions and fails later: never raise
-            unscored[k] = 1.0
+            unscored += 1
             if isinstance(e, EnvironmentMismatchError):
-                mismatched[k] = 1.0
+                mismatched += 1
             _report(k, label, e)
     return _pack(rewards, unscored, mismatched)
 
@@ -135,12 +142,13 @@ def make_openrlhf_reward_fn(environment: Any) -> Callable[..., dict[str, Any]]:
     writes it, or a bare task index), or from llenvs' ``task_indices=``. A
     label made from another environment (seed, size, configuration, ground
     truth) is a mismatch. Returns ``{"rewards", "scores", "extra_logs"}``:
-    1-D float32 torch tensors of ``len(queries)`` when torch is importable
-    (lists otherwise); ``extra_logs`` has, per sample, ``llenvs/unscored``
-    (1.0 when the sample could not be scored: empty, garbage or out-of-range
-    label, None, mismatch) and ``llenvs/env_mismatch``. An unscorable
-    sample gets 0 and a logged warning, never an exception; the other
-    samples are scored.
+    ``rewards`` and ``scores`` are 1-D float32 torch tensors of
+    ``len(queries)`` when torch is importable (lists otherwise);
+    ``extra_logs`` holds two numbers, ``llenvs/unscored`` (how many samples
+    could not be scored: empty, garbage or out-of-range label, None,
+    mismatch) and ``llenvs/env_mismatch`` (how many of those were built from
+    another environment). An unscorable sample gets 0 and a logged warning,
+    never an exception; the other samples are scored.
     """
     bound = BoundEnvironment(environment)
 

@@ -65,10 +65,18 @@ def _text_of(solution_str: Any) -> str:
 
 def _score(bound: BoundEnvironment, solution_str: Any, ground_truth: Any, extra_info: Any,
            return_dict: bool) -> Any:
-    i = _task_of(extra_info)
-    bound.check_reference(extra_info.get(REFERENCE_KEY))
-    bound.check_truth(i, ground_truth)
-    r = bound.scorer.score(i, _text_of(solution_str))
+    try:
+        i = extra_info["task_index"]
+    except (TypeError, KeyError):
+        i = _task_of(extra_info)  # raises, saying what the row lacks
+    if type(i) is not int:
+        i = task_index_of(i, "extra_info['task_index']")
+    reference = extra_info.get(REFERENCE_KEY)
+    if reference and reference != bound.reference:
+        bound.check_reference(reference)
+    if ground_truth:
+        bound.check_truth(i, ground_truth)
+    r = bound.scorer.score(i, solution_str if type(solution_str) is str else _text_of(solution_str))
     if not return_dict:
         return r.total
     out = {"score": r.total}
