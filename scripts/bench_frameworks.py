@@ -23,8 +23,8 @@ Each adapter is timed as its framework calls it:
   gathered; our function returns torch tensors when torch is installed.
 
 The single-sample adapters are also timed without the framework's dispatch
-(the same calls spread over 6 threads, each looping over its share), which
-shows the function's own cost. Every result is checked against the baseline
+(the same calls spread over 6 threads, each looping over its share, and all
+in one thread), which shows the function's own cost. Every result is checked against the baseline
 before it is timed. Rows show the median microseconds per response, the
 min-max spread over the repeats and the ratio of medians. The machine is
 shared and noisy: compare ratios, not absolute times.
@@ -74,6 +74,12 @@ def per_sample_dispatch(calls: list[Callable[[], Any]]) -> list[Any]:
         return list(await asyncio.gather(*[loop.run_in_executor(None, c) for c in calls]))
 
     return asyncio.run(run())
+
+
+def sequential(calls: list[Callable[[], Any]]) -> None:
+    """The calls one after another in this thread."""
+    for c in calls:
+        c()
 
 
 def thread_loop(calls: list[Callable[[], Any]]) -> None:
@@ -202,6 +208,10 @@ def main() -> None:
                                                            max(3, args.repeats // 2))),
         ("veRL make_verl_reward_fn, function only (6 threads)", timed(lambda: thread_loop(our_verl_calls),
                                                                      args.repeats)),
+        ("veRL baseline, function only (one thread)",
+         timed(lambda: sequential(base_verl_calls), max(3, args.repeats // 2))),
+        ("veRL make_verl_reward_fn, function only (one thread)",
+         timed(lambda: sequential(our_verl_calls), args.repeats)),
     ]
 
     # -- OpenRLHF: one call per sample through asyncio.to_thread --------------------------------------------
@@ -211,8 +221,9 @@ def main() -> None:
     orl_fn = make_openrlhf_reward_fn(env)
     base_orl_calls = [lambda q=q, i=i: base_orl([q], [prompt], [str(i)]) for q, i in zip(queries, indices, strict=True)]
     our_orl_calls = [lambda q=q, i=i: orl_fn([q], [prompt], [labels[i]]) for q, i in zip(queries, indices, strict=True)]
-    assert [values(o["rewards"])[0] for o in per_sample_dispatch(our_orl_calls)] == \
-        [o["rewards"][0] for o in per_sample_dispatch(base_orl_calls)] == want
+    got = [values(o["rewards"])[0] for o in per_sample_dispatch(our_orl_calls)]
+    base = [o["rewards"][0] for o in per_sample_dispatch(base_orl_calls)]
+    assert base == want and all(abs(a - b) < 1e-6 for a, b in zip(got, want, strict=True))  # float32 tensors
     rows_orl = [
         ("OpenRLHF baseline, to_thread per sample", timed(lambda: per_sample_dispatch(base_orl_calls),
                                                           max(3, args.repeats // 2))),
@@ -222,6 +233,10 @@ def main() -> None:
                                                                max(3, args.repeats // 2))),
         ("OpenRLHF make_openrlhf_reward_fn, function only (6 threads)",
          timed(lambda: thread_loop(our_orl_calls), args.repeats)),
+        ("OpenRLHF baseline, function only (one thread)",
+         timed(lambda: sequential(base_orl_calls), max(3, args.repeats // 2))),
+        ("OpenRLHF make_openrlhf_reward_fn, function only (one thread)",
+         timed(lambda: sequential(our_orl_calls), args.repeats)),
     ]
 
     print(f"\n  {'path':60s} {'median us/resp':>14s} {'spread':>19s} {'ratio':>7s}")
