@@ -6,7 +6,7 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip
-TEST_DEPS := cffi pytest datasets pyyaml reasoning-gym==0.1.25 ruff
+TEST_DEPS := cffi pytest datasets pyyaml reasoning-gym==0.1.25 ruff cloudpickle
 # GO_TAGS are the Go build tags of the library (e.g. stdjson); the Python
 # tests add llenvs_testhooks, which only test builds carry.
 GO_TAGS ?=

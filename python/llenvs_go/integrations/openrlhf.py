@@ -1,0 +1,225 @@
+"""OpenRLHF: a ``reward_func`` for ``--reward.remote_url <file>.py`` and its JSONL dataset.
+
+OpenRLHF 0.11's ``SingleTurnAgentExecutor`` loads the reward file as a module
+and calls ``reward_func([query], [prompt], [label])`` positionally, one sample
+per call, from a worker thread. ``query`` is the decoded prompt and response
+(special tokens included), ``prompt`` the prompt after the chat template and
+``label`` the row's ``--data.label_key`` value. If the function raises,
+OpenRLHF logs the exception at INFO level, the reward becomes None and
+training fails later: the functions here never raise for a bad sample; it
+gets 0 and is counted in ``extra_logs``.
+
+The label of a row made by :func:`make_openrlhf_dataset` names its task and
+environment: ``llenvs:<task_index>:<ground-truth fingerprint>:<environment
+configuration JSON>``.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from array import array
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from llenvs_go.integrations._references import (
+    BoundEnvironment,
+    EnvironmentMismatchError,
+    UnscorableRowError,
+    bound_from_reference,
+    make_label,
+    parse_label,
+    task_index_of,
+)
+from llenvs_go.integrations.dataset_provider import DatasetProvider
+
+logger = logging.getLogger("llenvs_go.integrations.openrlhf")
+
+_UNSET: Any = object()
+#: extra_logs keys: how many samples of the call could not be scored (they got 0), and how many of those because
+#: they were built from another environment.
+UNSCORED_KEY = "llenvs/unscored"
+MISMATCH_KEY = "llenvs/env_mismatch"
+_TAILS = (64, 16)  # characters of the prompt's end looked for in the query when the prompt is not its prefix
+_warned = [0]  # how many unscorable samples were logged in this process
+
+__all__ = ["MISMATCH_KEY", "UNSCORED_KEY", "EnvironmentMismatchError", "UnscorableRowError",
+           "make_openrlhf_dataset", "make_openrlhf_reward_fn", "response_of", "reward_func",
+           "write_openrlhf_jsonl"]
+
+
+def response_of(query: Any, prompt: Any) -> str:
+    """The response part of an OpenRLHF query.
+
+    ``query[len(prompt):]`` when the prompt is its prefix; otherwise what
+    follows the prompt's last characters in the query (decoding the prompt's
+    tokens does not always give the prompt back, and long prompts are
+    truncated on the left); otherwise the whole query.
+    """
+    if type(query) is not str:
+        if not isinstance(query, str):
+            raise UnscorableRowError(f"query must be a str, got {type(query).__name__}")
+        query = str(query)
+    if isinstance(prompt, str) and prompt:
+        if query.startswith(prompt):
+            return query[len(prompt):]
+        for size in _TAILS:
+            tail = prompt[-size:]
+            k = query.find(tail)
+            if k >= 0:
+                return query[k + len(tail):]
+    return query
+
+
+_TORCH: list[Any] = []  # the torch module, or None when it cannot be imported (looked up once per process)
+
+
+def _torch() -> Any:
+    if not _TORCH:
+        try:
+            import torch
+        except ImportError:
+            torch = None
+        _TORCH.append(torch)
+    return _TORCH[0]
+
+
+def _tensor(torch: Any, values: list[float]) -> Any:
+    # From a float32 buffer: a third of the cost of torch.tensor(list) for one value.
+    if not values:
+        return torch.zeros(0, dtype=torch.float32)
+    return torch.frombuffer(array("f", values), dtype=torch.float32)
+
+
+def _pack(rewards: list[float], unscored: int, mismatched: int) -> dict[str, Any]:
+    logs = {UNSCORED_KEY: float(unscored), MISMATCH_KEY: float(mismatched)}
+    torch = _torch()
+    if torch is None:
+        return {"rewards": rewards, "scores": list(rewards), "extra_logs": logs}
+    return {"rewards": _tensor(torch, rewards), "scores": _tensor(torch, rewards), "extra_logs": logs}
+
+
+def _report(k: int, label: Any, error: BaseException) -> None:
+    _warned[0] += 1
+    n = _warned[0]
+    if n <= 10 or n % 1000 == 0:
+        shown = repr(label)
+        if len(shown) > 100:
+            shown = shown[:97] + "..."
+        logger.warning("llenvs_go: sample %d (label %s) scored 0: %s: %s (%d unscorable samples so far in this "
+                       "process)", k, shown, type(error).__name__, error, n)
+
+
+def _score_all(resolve: Callable[[Any, Any], tuple[BoundEnvironment, int]], queries: Any, prompts: Any,
+               labels: Any, task_indices: Any) -> dict[str, Any]:
+    try:
+        n = len(queries)
+    except TypeError:
+        n = 0
+    rewards = [0.0] * n
+    unscored = mismatched = 0
+    for k in range(n):
+        label = None
+        try:
+            label = labels[k] if labels is not None and k < len(labels) else None
+            given = task_indices[k] if task_indices is not None else None
+            bound, i = resolve(label, given)
+            prompt = prompts[k] if prompts is not None and k < len(prompts) else None
+            rewards[k] = float(bound.scorer.score(i, response_of(queries[k], prompt)).total)
+        except Exception as e:  # noqa: BLE001 - OpenRLHF swallows exceptions and fails later: never raise
+            unscored += 1
+            if isinstance(e, EnvironmentMismatchError):
+                mismatched += 1
+            _report(k, label, e)
+    return _pack(rewards, unscored, mismatched)
+
+
+def make_openrlhf_reward_fn(environment: Any) -> Callable[..., dict[str, Any]]:
+    """An OpenRLHF ``reward_func(queries, prompts, labels)`` scoring against ``environment``'s tasks.
+
+    Each sample's task comes from its label (as :func:`make_openrlhf_dataset`
+    writes it, or a bare task index), or from llenvs' ``task_indices=``. A
+    label made from another environment (seed, size, configuration, ground
+    truth) is a mismatch. Returns ``{"rewards", "scores", "extra_logs"}``:
+    ``rewards`` and ``scores`` are 1-D float32 torch tensors of
+    ``len(queries)`` when torch is importable (lists otherwise);
+    ``extra_logs`` holds two numbers, ``llenvs/unscored`` (how many samples
+    could not be scored: empty, garbage or out-of-range label, None,
+    mismatch) and ``llenvs/env_mismatch`` (how many of those were built from
+    another environment). An unscorable sample gets 0 and a logged warning,
+    never an exception; the other samples are scored.
+    """
+    bound = BoundEnvironment(environment)
+
+    def resolve(label: Any, given: Any) -> tuple[BoundEnvironment, int]:
+        if given is not None:
+            return bound, task_index_of(given, "task_indices[k]")
+        i, fingerprint, reference = parse_label(label)
+        bound.check_reference(reference)
+        bound.check_fingerprint(i, fingerprint)
+        return bound, i
+
+    def reward_func(queries: Any, prompts: Any = None, labels: Any = None, task_indices: Any = None,
+                    **kwargs: Any) -> dict[str, Any]:
+        """Rewards of ``queries`` (OpenRLHF's ``reward_func(queries, prompts, labels)``)."""
+        return _score_all(resolve, queries, prompts, labels, task_indices)
+
+    return reward_func
+
+
+def _resolve_reference(label: Any, given: Any) -> tuple[BoundEnvironment, int]:
+    i, fingerprint, reference = parse_label(label)
+    if not reference:
+        raise UnscorableRowError(f"label {label!r} names no environment; write the rows with make_openrlhf_dataset, "
+                                 "or score with make_openrlhf_reward_fn(env)")
+    bound = bound_from_reference(reference)
+    bound.check_fingerprint(i, fingerprint)
+    return bound, i
+
+
+def reward_func(queries: Any, prompts: Any = None, labels: Any = None, **kwargs: Any) -> dict[str, Any]:
+    """OpenRLHF's ``reward_func(queries, prompts, labels)`` for rows of :func:`make_openrlhf_dataset`.
+
+    Each label names its environment, which is rebuilt once per process and
+    per configuration (a batch may mix environments). Returns what
+    :func:`make_openrlhf_reward_fn`'s function returns; never raises for a
+    bad sample.
+    """
+    return _score_all(_resolve_reference, queries, prompts, labels, None)
+
+
+def make_openrlhf_dataset(environment: Any, num_tasks: int | None = None, *, conversational: bool = True,
+                          system_prompt: Any = _UNSET) -> list[dict[str, Any]]:
+    """Rows for OpenRLHF's ``PromptDataset`` (``--data.input_key input --data.label_key label``).
+
+    Each row is ``{"input": <messages, or text>, "label": <task reference>,
+    "datasource": <task name>}``. With ``conversational`` the input is the
+    chat messages (the answer-format system prompt, then the question; use
+    ``--data.apply_chat_template``); otherwise one text, the system prompt
+    and the question separated by a blank line. The label is
+    ``llenvs:<task_index>:<ground-truth fingerprint>:<environment JSON>``.
+    Save the rows with :func:`write_openrlhf_jsonl`.
+    """
+    provider = DatasetProvider(environment) if system_prompt is _UNSET else \
+        DatasetProvider(environment, system_prompt=system_prompt)
+    n = len(provider) if num_tasks is None else max(0, min(int(num_tasks), len(provider)))
+    reference = BoundEnvironment(environment).reference
+    source = environment.spec.name
+    rows = []
+    for it in provider.get_items(range(n)):
+        messages = [{"role": m.get("role"), "content": m.get("content")} for m in it.messages]
+        text = "\n\n".join(str(m["content"] or "") for m in messages) or it.prompt
+        rows.append({"input": messages if conversational else text,
+                     "label": make_label(it.task_index, it.ground_truth, reference), "datasource": source})
+    return rows
+
+
+def write_openrlhf_jsonl(rows: Sequence[dict[str, Any]], path: str | os.PathLike[str]) -> str:
+    """Save rows as JSON Lines for ``--data.prompt_dataset``; returns the path written."""
+    path = os.fspath(path)
+    with open(path, "w", encoding="utf-8") as f:
+        for row in rows:
+            f.write(json.dumps(row, ensure_ascii=False))
+            f.write("\n")
+    return path

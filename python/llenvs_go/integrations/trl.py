@@ -1,0 +1,164 @@
+"""TRL: a reward function for ``GRPOTrainer(reward_funcs=...)`` and its dataset.
+
+TRL 1.x calls every reward function with keywords only, once per generation
+batch::
+
+    reward_func(prompts=..., completions=..., completion_ids=..., trainer_state=...,
+                log_extra=..., log_metric=..., <every dataset column but prompt>=...)
+
+so the task index arrives as ``task_index=`` (the column's own name).
+Completions are strings for a standard dataset and lists of messages for a
+conversational one (``prompt`` holds messages). The whole batch is scored in
+one call into Go.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from llenvs_go.integrations._references import (
+    REFERENCE_KEY,
+    BoundEnvironment,
+    EnvironmentMismatchError,
+    completion_text,
+    mismatch_message,
+)
+from llenvs_go.integrations.dataset_provider import DatasetProvider
+
+_UNSET: Any = object()
+
+#: Keywords TRL passes to reward functions itself; a dataset column of one of these names breaks the call.
+TRL_KEYWORDS = frozenset({"prompts", "completions", "completion_ids", "trainer_state", "log_extra", "log_metric",
+                          "environments", "environment"})
+
+__all__ = ["TRL_KEYWORDS", "EnvironmentMismatchError", "make_trl_dataset", "make_trl_reward_fn"]
+
+
+def _texts(completions: Any) -> list[str] | tuple[str, ...]:
+    if isinstance(completions, (str, bytes)) or not isinstance(completions, Sequence):
+        raise TypeError(f"completions must be a list (one completion per row), got {type(completions).__name__}")
+    if type(completions) in (list, tuple) and all(type(c) is str for c in completions):
+        return completions
+    return [completion_text(c) for c in completions]
+
+
+def _score(bound: BoundEnvironment, completions: Any, task_index: Any, task_indices: Any, ground_truth: Any,
+           env_reference: Any) -> list[float]:
+    indices = task_index if task_index is not None else task_indices
+    if indices is None:
+        raise TypeError("the reward function needs the task of each completion: a dataset column 'task_index' "
+                        "(make_trl_dataset has one; TRL passes it as task_index=) or task_indices=[...]")
+    texts = _texts(completions)
+    if isinstance(indices, int) or len(indices) != len(texts):
+        got = "an int" if isinstance(indices, int) else str(len(indices))
+        raise ValueError(f"task_index has {got} entries but there are {len(texts)} completions; "
+                         "pass one task index per completion")
+    if env_reference is not None and len(env_reference):
+        _check_references(bound, env_reference)
+    if ground_truth is not None and len(ground_truth):
+        _check_truths(bound, indices, ground_truth)
+    return bound.scorer.totals(indices, texts)
+
+
+def _check_references(bound: BoundEnvironment, references: Sequence[Any]) -> None:
+    own = bound.reference
+    if references.count(own) == len(references):
+        return
+    bad = next(r for r in references if r != own)
+    if bad:
+        raise EnvironmentMismatchError(mismatch_message(bad, own))
+
+
+def _check_truths(bound: BoundEnvironment, indices: Sequence[int], truths: Sequence[Any]) -> None:
+    if bound.truths(indices) != list(truths):
+        for i, truth in zip(indices, truths, strict=True):
+            bound.check_truth(i, truth)
+
+
+def make_trl_reward_fn(environment: Any, *, asynchronous: bool = False) -> Callable[..., list[float]]:
+    """A reward function for TRL's ``GRPOTrainer`` that scores completions against ``environment``'s tasks.
+
+    It accepts TRL's real call (``prompts``, ``completions``,
+    ``completion_ids``, ``trainer_state``, ``log_extra``, ``log_metric`` and
+    every dataset column by its own name), reads the tasks from
+    ``task_index=`` (or llenvs' ``task_indices=``), scores standard (str) and
+    conversational (the last assistant message's content) completions, and
+    returns one float per completion. When the dataset's ``env_reference``
+    and ``ground_truth`` columns arrive they are checked against the
+    environment: rows built from another environment raise
+    :class:`EnvironmentMismatchError`. Its ``__name__`` (what TRL logs the
+    reward under) is ``<task name>_reward``.
+
+    Args:
+        environment: any single-turn environment with llenvs' protocol.
+        asynchronous: return an ``async def`` (TRL awaits it on its event
+            loop thread, concurrently with other async reward functions; the
+            scoring runs in a worker thread).
+    """
+    bound = BoundEnvironment(environment)
+    name = f"{bound.name}_reward"
+
+    def reward_func(prompts: Any = None, completions: Any = None, completion_ids: Any = None, *,
+                    task_index: Any = None, task_indices: Any = None, ground_truth: Any = None,
+                    env_reference: Any = None, **kwargs: Any) -> list[float]:
+        """One reward per completion (TRL's reward-function call)."""
+        return _score(bound, completions, task_index, task_indices, ground_truth, env_reference)
+
+    if asynchronous:
+        async def reward_func_async(prompts: Any = None, completions: Any = None, completion_ids: Any = None, *,
+                                    task_index: Any = None, task_indices: Any = None, ground_truth: Any = None,
+                                    env_reference: Any = None, **kwargs: Any) -> list[float]:
+            """One reward per completion (TRL's reward-function call), scored in a worker thread."""
+            return await asyncio.to_thread(_score, bound, completions, task_index, task_indices, ground_truth,
+                                           env_reference)
+
+        fn: Callable[..., Any] = reward_func_async
+    else:
+        fn = reward_func
+    fn.__name__ = fn.__qualname__ = name
+    return fn
+
+
+def make_trl_dataset(environment: Any, num_tasks: int | None = None, conversational: bool = True, *,
+                     system_prompt: Any = _UNSET) -> Any:
+    """A ``datasets.Dataset`` for ``GRPOTrainer(train_dataset=...)``, one row per task (needs ``datasets``).
+
+    Columns:
+        prompt: the chat messages (the answer-format system prompt, then the
+            question) when ``conversational``; otherwise one text, the
+            system prompt and the question separated by a blank line.
+        task_index: the task (TRL passes it to reward functions as ``task_index=``).
+        ground_truth: the expected answer ("" when the environment has none).
+        env_reference: the environment's configuration as JSON text.
+
+    No column is named like one of TRL's own keywords (:data:`TRL_KEYWORDS`).
+
+    Args:
+        environment: any environment with llenvs' protocol and ``len()``.
+        num_tasks: how many tasks (from index 0); all when None.
+        conversational: messages (True) or plain text (False) in ``prompt``.
+        system_prompt: the system message (a prompt name, text, or None);
+            the environment's own answer-format prompt by default.
+    """
+    try:
+        import datasets
+    except ImportError as e:
+        raise ImportError("make_trl_dataset needs the datasets package: pip install datasets") from e
+    provider = DatasetProvider(environment) if system_prompt is _UNSET else \
+        DatasetProvider(environment, system_prompt=system_prompt)
+    n = len(provider) if num_tasks is None else max(0, min(int(num_tasks), len(provider)))
+    items = provider.get_items(range(n))
+    reference = BoundEnvironment(environment).reference
+    if conversational:
+        prompts: list[Any] = [[{"role": m.get("role"), "content": m.get("content")} for m in it.messages]
+                              for it in items]
+    else:
+        prompts = ["\n\n".join(str(m.get("content") or "") for m in it.messages) or it.prompt for it in items]
+    return datasets.Dataset.from_dict({
+        "prompt": prompts,
+        "task_index": [it.task_index for it in items],
+        "ground_truth": ["" if it.ground_truth is None else it.ground_truth for it in items],
+        REFERENCE_KEY: [reference] * n,
+    })

@@ -1,0 +1,233 @@
+"""veRL: a drop-in ``compute_score`` and datasets in ``RLHFDataset``'s schema.
+
+veRL 0.9's reward-loop managers call the reward function with keywords,
+once per sample, from the event loop's thread pool::
+
+    compute_score(data_source=..., solution_str=..., ground_truth=..., extra_info=..., **kwargs)
+
+where ``ground_truth`` is the row's ``reward_model["ground_truth"]``,
+``extra_info`` is the row's ``extra_info`` (``{}`` when the row has none;
+``num_turns`` and ``rollout_reward_scores`` added in place) and ``kwargs``
+holds ``reward_kwargs`` from the config and, with a reward model,
+``reward_router_address`` / ``reward_model_tokenizer``. Older managers and
+llenvs call it positionally, ``(data_source, solution_str, ground_truth,
+extra_info)``. Both work here.
+
+Two ways to use it:
+
+- ``make_verl_reward_fn(env)`` in your own reward file, scoring against
+  ``env``; rows built from another environment are refused.
+- the shipped file ``llenvs_go/integrations/verl_reward.py`` (or
+  ``pkg://llenvs_go.integrations.verl_reward``), whose :func:`compute_score`
+  rebuilds each row's environment from the reference in its ``extra_info``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Callable
+from typing import Any
+
+from llenvs_go.integrations._references import (
+    REFERENCE_KEY,
+    BoundEnvironment,
+    EnvironmentMismatchError,
+    UnscorableRowError,
+    bound_from_reference,
+    task_index_of,
+)
+from llenvs_go.integrations.dataset_provider import DatasetProvider
+
+_UNSET: Any = object()
+
+__all__ = ["EnvironmentMismatchError", "UnscorableRowError", "compute_score", "make_verl_dataset",
+           "make_verl_reward_fn", "write_verl_parquet"]
+
+
+def _task_of(extra_info: Any) -> int:
+    if not isinstance(extra_info, dict) or "task_index" not in extra_info:
+        got = "None" if extra_info is None else f"extra_info with keys {sorted(extra_info)}" \
+            if isinstance(extra_info, dict) else type(extra_info).__name__
+        raise UnscorableRowError(
+            f"compute_score needs extra_info['task_index'] to know the task, got {got}; build the rows with "
+            "llenvs_go.integrations.verl.make_verl_dataset (its extra_info carries task_index and the environment)")
+    return task_index_of(extra_info["task_index"], "extra_info['task_index']")
+
+
+def _text_of(solution_str: Any) -> str:
+    if type(solution_str) is str:
+        return solution_str
+    if isinstance(solution_str, str):
+        return str(solution_str)
+    raise TypeError(f"solution_str must be the decoded response (a str), got {type(solution_str).__name__}")
+
+
+def _score(bound: BoundEnvironment, solution_str: Any, ground_truth: Any, extra_info: Any,
+           return_dict: bool) -> Any:
+    try:
+        i = extra_info["task_index"]
+    except (TypeError, KeyError):
+        i = _task_of(extra_info)  # raises, saying what the row lacks
+    if type(i) is not int:
+        i = task_index_of(i, "extra_info['task_index']")
+    reference = extra_info.get(REFERENCE_KEY)
+    if reference and reference != bound.reference:
+        bound.check_reference(reference)
+    if ground_truth:
+        bound.check_truth(i, ground_truth)
+    r = bound.scorer.score(i, solution_str if type(solution_str) is str else _text_of(solution_str))
+    if not return_dict:
+        return r.total
+    out = {"score": r.total}
+    for name, value in r.signals.items():
+        out[name] = 0.0 if value is None else value
+    out["answer_found"] = 0.0 if r.extracted_answer is None else 1.0
+    return out
+
+
+def make_verl_reward_fn(environment: Any, *, return_dict: bool = False,
+                        asynchronous: bool = False) -> Callable[..., Any]:
+    """A veRL ``compute_score`` that scores responses against ``environment``'s tasks.
+
+    Args:
+        environment: any single-turn environment with llenvs' protocol
+            (``environment_registry.get(...)`` or one written in Python).
+        return_dict: return ``{"score": total, <signal>: value, ...,
+            "answer_found": 0.0 | 1.0}`` instead of the total alone; every
+            sample has the same numeric keys (veRL stacks them by the first
+            sample's keys).
+        asynchronous: return an ``async def`` (veRL's naive manager awaits it
+            on its event loop; the scoring runs in a thread). The remote
+            manager accepts only the plain function.
+
+    The function takes ``(data_source, solution_str, ground_truth,
+    extra_info, **kwargs)`` by keyword or position, reads the task from
+    ``extra_info["task_index"]`` and checks the row against the environment
+    (its ``env_reference`` and its ground truth): a row built from another
+    environment (seed, size, configuration) raises
+    :class:`EnvironmentMismatchError`, a row without a task index
+    :class:`UnscorableRowError`. One sample is scored per call, on the
+    library's single-item path; it is safe from many threads.
+    """
+    bound = BoundEnvironment(environment)
+
+    def compute_score(data_source: Any = None, solution_str: Any = None, ground_truth: Any = None,
+                      extra_info: Any = None, **kwargs: Any) -> Any:
+        """Score ``solution_str`` against the task ``extra_info["task_index"]`` (veRL's compute_score)."""
+        return _score(bound, solution_str, ground_truth, extra_info, return_dict)
+
+    if not asynchronous:
+        return compute_score
+
+    async def compute_score_async(data_source: Any = None, solution_str: Any = None, ground_truth: Any = None,
+                                  extra_info: Any = None, **kwargs: Any) -> Any:
+        """Score ``solution_str`` against the task ``extra_info["task_index"]``, in a worker thread."""
+        return await asyncio.to_thread(_score, bound, solution_str, ground_truth, extra_info, return_dict)
+
+    return compute_score_async
+
+
+def compute_score(data_source: Any = None, solution_str: Any = None, ground_truth: Any = None,
+                  extra_info: Any = None, **kwargs: Any) -> float:
+    """Score a response against the environment named by its row (the shipped reward function).
+
+    The environment is rebuilt from ``extra_info["env_reference"]`` (written
+    by :func:`make_verl_dataset`), once per process and per configuration,
+    so a batch that mixes environments scores each row against its own.
+    Returns the total reward as a float.
+
+    Raises:
+        UnscorableRowError: ``extra_info`` has no task index or no reference.
+        EnvironmentMismatchError: the row's ground truth is not the task's
+            (the row was built with another version of the environment).
+    """
+    i = _task_of(extra_info)
+    bound = bound_from_reference(extra_info.get(REFERENCE_KEY))
+    bound.check_truth(i, ground_truth)
+    return bound.scorer.score(i, _text_of(solution_str)).total
+
+
+def make_verl_dataset(environment: Any, num_tasks: int | None = None, *, split: str = "train",
+                      system_prompt: Any = _UNSET, ability: str | None = None) -> list[dict[str, Any]]:
+    """Rows for veRL's ``RLHFDataset``, one per task (the first ``num_tasks``; all when None).
+
+    Each row::
+
+        {"data_source": <task name>,
+         "prompt": [{"role": "system", "content": <answer-format prompt>}, {"role": "user", "content": <question>}],
+         "ability": <adapter name>,
+         "reward_model": {"style": "rule", "ground_truth": <answer>},
+         "extra_info": {"index": i, "task_index": i, "split": split, "env_reference": <configuration JSON>},
+         "ground_truth": <answer>}
+
+    ``env_reference`` is the environment's configuration as JSON text ("" for
+    an environment written in Python); the shipped ``compute_score`` rebuilds
+    the environment from it. The top-level ``ground_truth`` is llenvs' key.
+    Save the rows with :func:`write_verl_parquet`.
+
+    Args:
+        environment: any environment with llenvs' protocol and ``len()``.
+        num_tasks: how many tasks (from index 0); a negative count gives no rows.
+        split: ``extra_info["split"]``.
+        system_prompt: the system message (a prompt name, text, or None for
+            none); the environment's own answer-format prompt by default.
+        ability: the ``ability`` column; the environment's adapter name by default.
+    """
+    provider = DatasetProvider(environment) if system_prompt is _UNSET else \
+        DatasetProvider(environment, system_prompt=system_prompt)
+    n = len(provider) if num_tasks is None else max(0, min(int(num_tasks), len(provider)))
+    bound = BoundEnvironment(environment)
+    spec = environment.spec
+    source, reference = spec.name, bound.reference
+    ability = spec.adapter if ability is None else ability
+    rows = []
+    for item in provider.get_items(range(n)):
+        truth = "" if item.ground_truth is None else item.ground_truth
+        i = item.task_index
+        rows.append({
+            "data_source": source,
+            "prompt": [{"role": m.get("role"), "content": m.get("content")} for m in item.messages],
+            "ability": ability,
+            "reward_model": {"style": "rule", "ground_truth": truth},
+            "extra_info": {"index": i, "task_index": i, "split": split, REFERENCE_KEY: reference},
+            "ground_truth": truth,
+        })
+    return rows
+
+
+def write_verl_parquet(rows: list[dict[str, Any]], path: str | os.PathLike[str]) -> str:
+    """Save rows of :func:`make_verl_dataset` as a parquet file for ``data.train_files`` (needs pyarrow).
+
+    Parquet cannot store an empty struct: a ``{}`` anywhere in a row is a
+    ValueError naming where (carry nested configuration as JSON text).
+    Returns the path written.
+    """
+    try:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+    except ImportError as e:
+        raise ImportError("write_verl_parquet needs pyarrow: pip install pyarrow (datasets brings it)") from e
+    for k, row in enumerate(rows):
+        where = _empty_dict(row, f"rows[{k}]")
+        if where:
+            raise ValueError(f"{where} is an empty dict, which parquet cannot store; drop it or store it as JSON text")
+    path = os.fspath(path)
+    pq.write_table(pa.Table.from_pylist(rows), path)
+    return path
+
+
+def _empty_dict(value: Any, where: str) -> str | None:
+    if isinstance(value, dict):
+        if not value:
+            return where
+        for k, v in value.items():
+            found = _empty_dict(v, f"{where}[{k!r}]")
+            if found:
+                return found
+    elif isinstance(value, list):
+        for k, v in enumerate(value):
+            found = _empty_dict(v, f"{where}[{k}]")
+            if found:
+                return found
+    return None

@@ -1,0 +1,181 @@
+"""OpenRLHF adapter, called exactly as OpenRLHF 0.11.2 calls a reward file.
+
+Call sites (openrlhf 0.11.2, installed from the package registry):
+- openrlhf/utils/agent.py, SingleTurnAgentExecutor.__init__: spec_from_file_location("reward_func", path),
+  exec_module, reward_module.reward_func; execute(): query = hf_tokenizer.decode(prompt + response tokens,
+  skip_special_tokens=False), then asyncio.to_thread(self.reward_func, [query], [prompt], [label]): three
+  positional lists of one sample; any exception is logged at INFO level and swallowed (reward None).
+- openrlhf/trainer/ppo_utils/samples_generator.py, _process_response_into_experience:
+  torch.tensor([reward_val]); extra_logs values: a tensor -> value.flatten()[0].item(), anything else ->
+  torch.tensor([value]) (a dict or str fails); openrlhf/trainer/ppo_utils/experience.py merges info dicts
+  key by key, so every sample must carry the same extra_logs keys.
+- openrlhf/datasets/prompts_dataset.py, preprocess_data: input = data[input_key] (messages with
+  --data.apply_chat_template), label = data[label_key] (any type, "" without --data.label_key).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import json
+
+import pytest
+from framework_mocks import QEnvironment, answers
+
+from llenvs_go.core.registry import environment_registry
+from llenvs_go.integrations.openrlhf import (
+    MISMATCH_KEY,
+    UNSCORED_KEY,
+    make_openrlhf_dataset,
+    make_openrlhf_reward_fn,
+    response_of,
+    reward_func,
+    write_openrlhf_jsonl,
+)
+
+TEMPLATE = "<|im_start|>system\n{system}<|im_end|>\n<|im_start|>user\n{user}<|im_end|>\n<|im_start|>assistant\n"
+
+
+@pytest.fixture()
+def env():
+    return environment_registry.get(name="leg_counting", adapter="reasoning_gym", size=1000, seed=42)
+
+
+def _prompt(row) -> str:
+    """What PromptDataset gives with --data.apply_chat_template and a Qwen-style template."""
+    system, user = row["input"]
+    return TEMPLATE.format(system=system["content"], user=user["content"])
+
+
+def _executor_call(fn, row, response: str):
+    """SingleTurnAgentExecutor.execute (0.11.2): one sample per call, from a worker thread."""
+    prompt = _prompt(row)
+    query = prompt + response + "<|im_end|>"
+
+    async def execute():
+        return await asyncio.gather(asyncio.to_thread(fn, [query], [prompt], [row["label"]]))
+
+    return asyncio.run(execute())[0]
+
+
+def _values(x) -> list[float]:
+    return x.tolist() if hasattr(x, "tolist") else list(x)
+
+
+def _check_shape(out, n: int) -> None:
+    assert set(out) == {"rewards", "scores", "extra_logs"}
+    assert len(_values(out["rewards"])) == n and len(_values(out["scores"])) == n
+    assert set(out["extra_logs"]) == {UNSCORED_KEY, MISMATCH_KEY}
+    for v in out["extra_logs"].values():  # numbers only: samples_generator.py wraps them in tensors
+        assert isinstance(v, float)
+
+
+def test_rows_and_labels(env, tmp_path):
+    rows = make_openrlhf_dataset(env, num_tasks=4)
+    assert len(rows) == 4 and set(rows[0]) == {"input", "label", "datasource"}
+    assert [m["role"] for m in rows[0]["input"]] == ["system", "user"]
+    assert rows[2]["label"].startswith("llenvs:2:") and '"seed":42' in rows[2]["label"]
+    path = write_openrlhf_jsonl(rows, tmp_path / "train.jsonl")
+    back = [json.loads(line) for line in open(path, encoding="utf-8")]
+    assert back == rows
+    text_rows = make_openrlhf_dataset(env, num_tasks=2, conversational=False)
+    assert isinstance(text_rows[0]["input"], str) and "<answer>" in text_rows[0]["input"]
+
+
+def test_executor_call_scores_one_sample(env):
+    rows = make_openrlhf_dataset(env, num_tasks=3)
+    fn = make_openrlhf_reward_fn(env)
+    good = answers(env, range(3))
+    for k in range(3):
+        out = _executor_call(fn, rows[k], good[k])
+        _check_shape(out, 1)
+        assert _values(out["rewards"]) == [1.0] and out["extra_logs"][UNSCORED_KEY] == 0.0
+    assert _values(_executor_call(fn, rows[0], "<answer>-3</answer>")["rewards"]) == [0.0]
+
+
+def test_returns_tensors_with_torch(env):
+    torch = pytest.importorskip("torch")
+    rows = make_openrlhf_dataset(env, num_tasks=1)
+    out = _executor_call(make_openrlhf_reward_fn(env), rows[0], answers(env, [0])[0])
+    for v in (out["rewards"], out["scores"]):
+        assert isinstance(v, torch.Tensor) and v.dtype == torch.float32 and v.dim() == 1
+    assert out["rewards"] is not out["scores"]
+    # samples_generator.py (0.11.2)
+    assert torch.tensor([out["rewards"]]).flatten().tolist() == [1.0]
+    assert {k: torch.tensor([v]).tolist() for k, v in out["extra_logs"].items()} == {UNSCORED_KEY: [0.0],
+                                                                                      MISMATCH_KEY: [0.0]}
+    assert make_openrlhf_reward_fn(env)([], [], [])["rewards"].shape == (0,)
+
+
+@pytest.mark.parametrize("label", ["", None, "garbage", "llenvs:x:y:z", "llenvs:5000::", 5000, -1, 2.5, {"a": 1},
+                                   "llenvs:1:00000000:"])
+def test_unscorable_samples_get_zero_and_are_counted(env, label):
+    fn = make_openrlhf_reward_fn(env)
+    rows = make_openrlhf_dataset(env, num_tasks=2)
+    good = answers(env, range(2))
+    # a batch of three: the bad sample between two good ones
+    out = fn([good[0], good[1], good[1]], ["", "", ""], [rows[0]["label"], label, rows[1]["label"]])
+    _check_shape(out, 3)
+    assert _values(out["rewards"]) == [1.0, 0.0, 1.0]
+    assert out["extra_logs"][UNSCORED_KEY] == 1.0
+    # the shipped function too
+    out = reward_func([good[0], good[1]], ["", ""], [label, rows[1]["label"]])
+    assert _values(out["rewards"]) == [0.0, 1.0]
+
+
+def test_none_and_odd_inputs_never_raise(env):
+    fn = make_openrlhf_reward_fn(env)
+    label = make_openrlhf_dataset(env, num_tasks=1)[0]["label"]
+    for queries, prompts, labels in [([None], [None], [label]), ([b"x"], ["p"], [label]), ([], [], []),
+                                     (["x"], None, None), (["x"], ["p"], []), (None, None, None)]:
+        out = fn(queries, prompts, labels)
+        assert set(out) == {"rewards", "scores", "extra_logs"}
+
+
+def test_rows_of_another_environment_are_counted_as_mismatches(env):
+    rows = make_openrlhf_dataset(env, num_tasks=1)
+    good = answers(env, [0])[0]
+    other = environment_registry.get(name="leg_counting", size=1000, seed=8)
+    out = _executor_call(make_openrlhf_reward_fn(other), rows[0], good)
+    assert _values(out["rewards"]) == [0.0] and out["extra_logs"][MISMATCH_KEY] == 1.0
+    # a label whose ground-truth fingerprint is wrong (the environment changed between building and scoring)
+    forged = rows[0]["label"].replace(rows[0]["label"].split(":")[2], "deadbeef", 1)
+    out = reward_func([good], [""], [forged])
+    assert out["extra_logs"][MISMATCH_KEY] == 1.0
+
+
+def test_shipped_file_loaded_as_openrlhf_loads_it(env):
+    import llenvs_go.integrations.openrlhf_reward as shipped
+
+    spec = importlib.util.spec_from_file_location("reward_func", shipped.__file__)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    fn = module.reward_func
+    other = environment_registry.get(name="leg_counting", size=200, seed=3)
+    rows = make_openrlhf_dataset(env, num_tasks=3) + make_openrlhf_dataset(other, num_tasks=3)
+    good = answers(env, range(3)) + answers(other, range(3))
+    assert [_values(_executor_call(fn, r, g)["rewards"])[0] for r, g in zip(rows, good, strict=True)] == [1.0] * 6
+
+
+def test_page_snippet_task_indices_and_prefix_stripping():
+    # llenvs tests/test_openrlhf_integration.py
+    fn = make_openrlhf_reward_fn(QEnvironment())
+    out = fn(["Q0?0"], ["Q0?"], [""], task_indices=[0])
+    assert len(_values(out["rewards"])) == 1 and len(_values(out["scores"])) == 1
+    out = fn(["Q0?0", "Q1?wrong"], ["Q0?", "Q1?"], ["", ""], task_indices=[0, 1])
+    assert _values(out["rewards"]) == [1.0, 0.0] and _values(out["scores"]) == [1.0, 0.0]
+    assert isinstance(out["extra_logs"], dict)
+    # labels made from a Python environment: the task index and the ground-truth fingerprint
+    rows = make_openrlhf_dataset(QEnvironment(), num_tasks=3, conversational=False)
+    assert rows[1]["input"] == "Q1?"
+    assert _values(fn(["Q1?1"], ["Q1?"], [rows[1]["label"]])["rewards"]) == [1.0]
+    assert make_openrlhf_reward_fn(QEnvironment(offset=1))(["Q1?1"], ["Q1?"], [rows[1]["label"]]) \
+        ["extra_logs"][MISMATCH_KEY] == 1.0
+
+
+def test_response_when_the_prompt_is_not_a_prefix():
+    prompt = "<|im_start|>user\nHow many legs?<|im_end|>\n<|im_start|>assistant\n"
+    # decode(encode(prompt)) may differ at the start, and long prompts are truncated on the left
+    assert response_of("legs?<|im_end|>\n<|im_start|>assistant\n<answer>4</answer>", prompt) == "<answer>4</answer>"
+    assert response_of(prompt + "<answer>4</answer>", prompt) == "<answer>4</answer>"
+    assert response_of("no prompt here <answer>4</answer>", prompt) == "no prompt here <answer>4</answer>"

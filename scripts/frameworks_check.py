@@ -1,0 +1,510 @@
+"""Run llenvs-go's framework adapters inside the real frameworks' own classes, on CPU.
+
+Run by scripts/frameworks_check.sh in a venv holding TRL, veRL, OpenRLHF and Ray (see there for the
+versions). Each check prints PASS or FAIL with what it ran; the exit status is the number of failures.
+
+- TRL: a real GRPOTrainer, 2 optimisation steps, tiny randomly initialised Qwen2ForCausalLM and the
+  Qwen3 tokenizer, once with a conversational dataset and once with a standard one.
+- veRL: RLHFDataset loading our parquet, get_custom_reward_fn loading the shipped file (by path and
+  pkg://), the reward-loop NaiveRewardManager and RemoteRewardManager (Ray actors, cloudpickle) scoring
+  a DataProto batch that mixes two environments.
+- OpenRLHF: PromptDataset on our JSONL, SingleTurnAgentExecutor loading the shipped reward file and
+  executing samples against a stand-in engine, and the samples generator's own conversion of the results
+  into Experiences, batched and split.
+- Ray: remote tasks and actors with every reward function.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import importlib.metadata
+import json
+import os
+import sys
+import tempfile
+import traceback
+import types
+from collections.abc import Callable
+from typing import Any
+
+RESULTS: list[tuple[str, bool, str]] = []
+
+
+def check(name: str) -> Callable[[Callable[..., str]], Callable[..., None]]:
+    """Run the decorated function as one check; it returns what it verified."""
+
+    def wrap(fn: Callable[..., str]) -> Callable[..., None]:
+        def run(*args: Any) -> None:
+            try:
+                detail = fn(*args)
+                RESULTS.append((name, True, detail))
+                print(f"PASS {name}: {detail}", flush=True)
+            except Exception:  # noqa: BLE001 - reported, the other checks go on
+                RESULTS.append((name, False, traceback.format_exc()))
+                print(f"FAIL {name}\n{traceback.format_exc()}", flush=True)
+
+        return run
+
+    return wrap
+
+
+def environments() -> tuple[Any, Any]:
+    from llenvs_go.core.registry import environment_registry
+
+    return (environment_registry.get(name="leg_counting", size=1000, seed=42),
+            environment_registry.get(name="leg_counting", size=300, seed=5, min_animals=2))
+
+
+def truths(env: Any, n: int) -> list[str]:
+    return env.task_texts(list(range(n)))[1]
+
+
+# -- TRL ---------------------------------------------------------------------------------------------------
+def tiny_model(tokenizer: Any) -> Any:
+    from transformers import Qwen2Config, Qwen2ForCausalLM
+
+    config = Qwen2Config(vocab_size=len(tokenizer), hidden_size=64, intermediate_size=128, num_hidden_layers=2,
+                         num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=4096,
+                         tie_word_embeddings=True, pad_token_id=tokenizer.pad_token_id,
+                         eos_token_id=tokenizer.eos_token_id)
+    return Qwen2ForCausalLM(config)
+
+
+class LengthEnvironment:
+    """An environment written in Python: task i asks for a text; the reward is its length mod 7, over 6."""
+
+    def __init__(self, n: int = 16):
+        self.n = n
+        from llenvs_go.core.reward import RewardType
+
+        class Length:
+            name = "length"
+            reward_type = RewardType.OUTCOME
+
+            def compute(self, state: Any, action: Any, next_state: Any) -> Any:
+                from llenvs_go.core.reward import Signal
+
+                return Signal(name="length", reward_type=RewardType.OUTCOME, reward=len(action.text or "") % 7 / 6)
+
+        self.reward_functions = (Length(),)
+
+    @property
+    def spec(self) -> Any:
+        from llenvs_go.core.environment import EnvironmentSpec
+
+        return EnvironmentSpec(name="length", adapter="python", max_steps=1, pure_step=True)
+
+    def __len__(self) -> int:
+        return self.n
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[Any, dict]:
+        from llenvs_go.core.state import Observation, State, StateMetadata
+
+        i = (options or {})["task_index"]
+        prompt = f"Write {i} words."
+        hidden = types.SimpleNamespace(expected_answer=None, task_index=i)
+        return State(observation=Observation(prompt=prompt, messages=({"role": "user", "content": prompt},)),
+                     hidden=hidden, metadata=StateMetadata(step=0, episode_id=str(i))), {"task_index": i}
+
+    def step(self, state: Any, action: Any) -> Any:
+        from llenvs_go.core.environment import StepResult
+        from llenvs_go.core.reward import SignalBundle
+
+        rewards = SignalBundle(tuple(f.compute(state, action, state) for f in self.reward_functions))
+        return StepResult(next_state=state.with_metadata(step=1, is_terminal=True), rewards=rewards, terminated=True)
+
+
+@check("TRL GRPOTrainer, environment written in Python")
+def trl_python_environment(tokenizer_dir: str) -> str:
+    import torch
+    from transformers import AutoTokenizer
+    from trl import GRPOConfig, GRPOTrainer
+
+    from llenvs_go.integrations.trl import make_trl_dataset, make_trl_reward_fn
+
+    torch.manual_seed(0)
+    env = LengthEnvironment()
+    tokenizer = AutoTokenizer.from_pretrained(tokenizer_dir)
+    with tempfile.TemporaryDirectory() as out:
+        args = GRPOConfig(output_dir=out, use_cpu=True, per_device_train_batch_size=4, num_generations=2,
+                          max_completion_length=16, beta=0.0, max_steps=2, logging_steps=1, report_to=[],
+                          save_strategy="no", seed=0, bf16=False, learning_rate=1e-3)
+        trainer = GRPOTrainer(model=tiny_model(tokenizer), reward_funcs=make_trl_reward_fn(env), args=args,
+                              train_dataset=make_trl_dataset(env), processing_class=tokenizer)
+        trainer.train()
+    logs = [h for h in trainer.state.log_history if "rewards/length_reward/mean" in h]
+    means = [h["rewards/length_reward/mean"] for h in logs]
+    grads = [h.get("grad_norm", 0.0) for h in logs]
+    assert trainer.state.global_step == 2 and any(m > 0 for m in means), means
+    assert any(g > 0 for g in grads), grads
+    return f"2 steps, rewards/length_reward/mean {means}, grad_norm {grads}"
+
+
+def trl_run(tokenizer_dir: str, conversational: bool) -> str:
+    import torch
+    from transformers import AutoTokenizer
+    from trl import GRPOConfig, GRPOTrainer
+
+    from llenvs_go.integrations.trl import make_trl_dataset, make_trl_reward_fn
+
+    torch.manual_seed(0)
+    env, _ = environments()
+    tokenizer = AutoTokenizer.from_pretrained(tokenizer_dir)
+    dataset = make_trl_dataset(env, num_tasks=16, conversational=conversational)
+    reward = make_trl_reward_fn(env)
+    seen: list[dict[str, Any]] = []
+
+    def spy(prompts: Any, completions: Any, **kwargs: Any) -> list[float]:
+        # records what TRL passed, to replay it into our function and check its answers independently
+        seen.append({"completions": completions, "keys": sorted(kwargs),
+                     **{k: kwargs[k] for k in ("task_index", "ground_truth", "env_reference")}})
+        return [0.0] * len(completions)
+
+    with tempfile.TemporaryDirectory() as out:
+        args = GRPOConfig(output_dir=out, use_cpu=True, per_device_train_batch_size=4, num_generations=2,
+                          max_completion_length=16, beta=0.0, max_steps=2, logging_steps=1, report_to=[],
+                          save_strategy="no", seed=0, bf16=False)
+        trainer = GRPOTrainer(model=tiny_model(tokenizer), reward_funcs=[reward, spy], args=args,
+                              train_dataset=dataset, processing_class=tokenizer)
+        trainer.train()
+    steps = trainer.state.global_step
+    assert steps == 2, f"{steps} optimisation steps"
+    logged = [h for h in trainer.state.log_history if "rewards/leg_counting_reward/mean" in h]
+    assert logged, f"no reward logged under the function's name: {trainer.state.log_history}"
+    assert seen, "TRL never called the reward functions"
+    call = seen[0]
+    for key in ("task_index", "ground_truth", "env_reference", "trainer_state", "log_extra", "log_metric",
+                "completion_ids"):
+        assert key in call["keys"], f"{key} not passed: {call['keys']}"
+    kind = type(call["completions"][0])
+    assert kind is (list if conversational else str), f"completions are {kind.__name__}"
+    # our function on the exact keywords TRL passed, against the environment's own scorer
+    from llenvs_go.integrations import Scorer
+
+    texts = [c[-1]["content"] if conversational else c for c in call["completions"]]
+    right = [f"<answer>{t}</answer>" for t in call["ground_truth"]]
+    replay = reward(prompts=None, completions=[[{"role": "assistant", "content": t}] for t in right]
+                    if conversational else right, completion_ids=None, task_index=call["task_index"],
+                    ground_truth=call["ground_truth"], env_reference=call["env_reference"])
+    assert replay == [1.0] * len(right), replay
+    direct = Scorer(env).totals(call["task_index"], texts)
+    got = reward(prompts=None, completions=call["completions"], completion_ids=None, task_index=call["task_index"],
+                 ground_truth=call["ground_truth"], env_reference=call["env_reference"])
+    assert got == direct
+    return (f"GRPOTrainer {steps} steps ({'conversational' if conversational else 'standard'}), "
+            f"{len(seen)} reward calls of {len(call['completions'])} completions, logged "
+            f"rewards/leg_counting_reward/mean={logged[-1]['rewards/leg_counting_reward/mean']}; "
+            f"keywords {call['keys']}")
+
+
+# -- veRL --------------------------------------------------------------------------------------------------
+def verl_rows(tmp: str) -> tuple[str, list[dict[str, Any]], list[str], list[float]]:
+    from llenvs_go.integrations.verl import make_verl_dataset, write_verl_parquet
+
+    a, b = environments()
+    rows = make_verl_dataset(a, num_tasks=6) + make_verl_dataset(b, num_tasks=6)
+    answers = truths(a, 6) + truths(b, 6)
+    responses = [f"Counting. <answer>{t}</answer>" if k % 3 else "<answer>-1</answer>" for k, t in enumerate(answers)]
+    expected = [1.0 if k % 3 else 0.0 for k in range(12)]
+    return write_verl_parquet(rows, os.path.join(tmp, "train.parquet")), rows, responses, expected
+
+
+@check("veRL RLHFDataset")
+def verl_dataset(tokenizer_dir: str, tmp: str) -> str:
+    from omegaconf import OmegaConf
+    from transformers import AutoTokenizer
+    from verl.utils.dataset.rl_dataset import RLHFDataset
+
+    path, rows, _, _ = verl_rows(tmp)
+    tokenizer = AutoTokenizer.from_pretrained(tokenizer_dir)
+    config = OmegaConf.create({"prompt_key": "prompt", "max_prompt_length": 1024, "filter_overlong_prompts": True,
+                               "filter_overlong_prompts_workers": 1, "cache_dir": os.path.join(tmp, "cache")})
+    ds = RLHFDataset(data_files=[path], tokenizer=tokenizer, config=config)
+    assert len(ds) == len(rows), f"{len(ds)} rows loaded of {len(rows)}"
+    item = ds[7]
+    assert item["raw_prompt"] == rows[7]["prompt"]
+    assert item["extra_info"] == rows[7]["extra_info"] and item["index"] == rows[7]["extra_info"]["index"]
+    assert item["reward_model"]["ground_truth"] == rows[7]["reward_model"]["ground_truth"]
+    return f"{len(ds)} rows, raw_prompt = our messages, extra_info keys {sorted(item['extra_info'])}"
+
+
+def data_proto(tokenizer: Any, rows: list[dict[str, Any]], responses: list[str]) -> Any:
+    import numpy as np
+    import torch
+    from verl import DataProto
+
+    prompts = [tokenizer.apply_chat_template(r["prompt"], add_generation_prompt=True, tokenize=False) for r in rows]
+    p_ids = [tokenizer(p, add_special_tokens=False)["input_ids"] for p in prompts]
+    r_ids = [tokenizer(t + "<|im_end|>", add_special_tokens=False)["input_ids"] for t in responses]
+    plen, rlen = max(map(len, p_ids)), max(map(len, r_ids)) + 3
+    pad = tokenizer.pad_token_id
+    prompt_t = torch.tensor([[pad] * (plen - len(p)) + p for p in p_ids])
+    resp_t = torch.tensor([r + [pad] * (rlen - len(r)) for r in r_ids])
+    mask = torch.tensor([[0] * (plen - len(p)) + [1] * len(p) + [1] * len(r) + [0] * (rlen - len(r))
+                         for p, r in zip(p_ids, r_ids, strict=True)])
+    obj = np.empty(len(rows), dtype=object)
+
+    def column(values: list[Any]) -> Any:
+        arr = obj.copy()
+        arr[:] = values
+        return arr
+
+    return DataProto.from_dict(
+        tensors={"prompts": prompt_t, "responses": resp_t, "attention_mask": mask,
+                 "input_ids": torch.cat([prompt_t, resp_t], dim=1)},
+        non_tensors={"data_source": column([r["data_source"] for r in rows]),
+                     "reward_model": column([r["reward_model"] for r in rows]),
+                     "extra_info": column([dict(r["extra_info"]) for r in rows])})
+
+
+async def score_batch(manager: Any, data: Any) -> list[dict[str, Any]]:
+    # RewardLoopWorker.compute_score_batch (verl/experimental/reward_loop/reward_loop.py 0.9.1)
+    return list(await asyncio.gather(*[asyncio.create_task(manager.run_single(data[i:i + 1]))
+                                       for i in range(len(data))]))
+
+
+@check("veRL get_custom_reward_fn + reward-loop NaiveRewardManager")
+def verl_naive(tokenizer_dir: str, tmp: str) -> str:
+    from omegaconf import OmegaConf
+    from transformers import AutoTokenizer
+    from verl.experimental.reward_loop.reward_manager.naive import NaiveRewardManager
+    from verl.trainer.ppo.reward import get_custom_reward_fn
+
+    import llenvs_go.integrations.verl_reward as shipped
+
+    _, rows, responses, expected = verl_rows(tmp)
+    tokenizer = AutoTokenizer.from_pretrained(tokenizer_dir)
+    data = data_proto(tokenizer, rows, responses)
+    done = []
+    for path in (shipped.__file__, "pkg://llenvs_go.integrations.verl_reward"):
+        config = OmegaConf.create({"reward": {"custom_reward_function": {"path": path, "name": "compute_score",
+                                                                         "reward_kwargs": {"extra": 1}},
+                                              "num_workers": 2}})
+        fn = get_custom_reward_fn(config)
+        manager = NaiveRewardManager(config=config, tokenizer=tokenizer, compute_score=fn)
+        out = manager.loop.run_until_complete(score_batch(manager, data))
+        scores = [o["reward_score"] for o in out]
+        assert scores == expected, (scores, expected)
+        assert all(set(o["reward_extra_info"]) == {"acc"} for o in out)
+        done.append(path if path.startswith("pkg://") else "file path")
+    legacy = OmegaConf.create({"reward": {"custom_reward_function": {"path": None, "name": "compute_score"}},
+                               "custom_reward_function": {"path": shipped.__file__, "name": "compute_score"}})
+    assert get_custom_reward_fn(legacy) is None  # the top-level key is accepted and not read
+    return (f"{len(scores)} samples from two environments scored {scores} through {', '.join(done)}; "
+            "the legacy top-level custom_reward_function.path loads nothing")
+
+
+@check("veRL RemoteRewardManager (Ray actors, cloudpickle by value)")
+def verl_remote(tokenizer_dir: str, tmp: str) -> str:
+    import ray
+    from omegaconf import OmegaConf
+    from transformers import AutoTokenizer
+    from verl.experimental.reward_loop.reward_manager.remote import RemoteRewardManager
+    from verl.trainer.ppo.reward import get_custom_reward_fn
+
+    import llenvs_go.integrations.verl_reward as shipped
+
+    _, rows, responses, expected = verl_rows(tmp)
+    tokenizer = AutoTokenizer.from_pretrained(tokenizer_dir)
+    config = OmegaConf.create({"reward": {"custom_reward_function": {"path": shipped.__file__,
+                                                                     "name": "compute_score"},
+                                          "num_workers": 2}})
+    ensure_ray(ray)
+    manager = RemoteRewardManager(config=config, tokenizer=tokenizer, compute_score=get_custom_reward_fn(config))
+    out = manager.loop.run_until_complete(score_batch(manager, data_proto(tokenizer, rows, responses)))
+    scores = [o["reward_score"] for o in out]
+    assert scores == expected, (scores, expected)
+    return f"{len(scores)} samples scored in {config.reward.num_workers} RewardComputeWorker actors: {scores}"
+
+
+# -- OpenRLHF ----------------------------------------------------------------------------------------------
+def stub_vllm() -> list[str]:
+    """Stand-ins for the vllm names openrlhf's samples generator imports at module level (vllm needs a GPU).
+
+    Returns the names of the modules put in ``sys.modules``, to be removed once the import is done.
+    """
+    if "vllm" in sys.modules:
+        return []
+    vllm = types.ModuleType("vllm")
+    vllm.__version__ = "0.27.1"
+    vllm.SamplingParams = type("SamplingParams", (), {})
+    inputs = types.ModuleType("vllm.inputs")
+    inputs.TokensPrompt = dict
+    utils = types.ModuleType("vllm.utils")
+    utils.random_uuid = lambda: "0"
+    vllm.inputs, vllm.utils = inputs, utils
+    sys.modules.update({"vllm": vllm, "vllm.inputs": inputs, "vllm.utils": utils})
+    return ["vllm", "vllm.inputs", "vllm.utils"]
+
+
+class Engine:
+    """Stands in for vLLM's engine: answers each prompt with a fixed text."""
+
+    def __init__(self, tokenizer: Any, answer_for: Callable[[list[int]], str]):
+        self.tokenizer = tokenizer
+        self.answer_for = answer_for
+
+    async def generate(self, prompt_token_ids: list[int], sampling_params: Any, multi_modal_data: Any = None) -> Any:
+        text = self.answer_for(prompt_token_ids) + "<|im_end|>"
+        ids = self.tokenizer(text, add_special_tokens=False)["input_ids"]
+        return types.SimpleNamespace(outputs=[types.SimpleNamespace(token_ids=ids, finish_reason="stop",
+                                                                    logprobs=None)])
+
+
+@check("OpenRLHF PromptDataset + SingleTurnAgentExecutor + Experience batching")
+def openrlhf_run(tokenizer_dir: str, tmp: str) -> str:
+    import datasets
+    import torch
+    from openrlhf.datasets import PromptDataset
+    from openrlhf.utils.agent import SingleTurnAgentExecutor
+    from transformers import AutoTokenizer
+
+    import llenvs_go.integrations.openrlhf_reward as shipped
+    from llenvs_go.integrations.openrlhf import make_openrlhf_dataset, write_openrlhf_jsonl
+
+    a, b = environments()
+    rows = make_openrlhf_dataset(a, num_tasks=5) + make_openrlhf_dataset(b, num_tasks=5)
+    answers = truths(a, 5) + truths(b, 5)
+    path = write_openrlhf_jsonl(rows, os.path.join(tmp, "train.jsonl"))
+    tokenizer = AutoTokenizer.from_pretrained(tokenizer_dir)
+    strategy = types.SimpleNamespace(
+        args=types.SimpleNamespace(data=types.SimpleNamespace(input_key="input", label_key="label",
+                                                              apply_chat_template=True, image_key="images")),
+        is_rank_0=lambda: True)
+    dataset = PromptDataset(datasets.load_dataset("json", data_files=path)["train"], tokenizer, strategy)
+    assert len(dataset) == len(rows)
+    samples = [dataset[k] for k in range(len(dataset))]
+    assert all(s[2] == r["label"] for s, r in zip(samples, rows, strict=True))
+    by_prompt = {}
+    for k, (_, prompt, _, _) in enumerate(samples):
+        ids = tuple(tokenizer(text=prompt, add_special_tokens=False)["input_ids"])
+        by_prompt[ids] = f"<answer>{answers[k]}</answer>" if k % 2 == 0 else "<answer>-2</answer>"
+    engine = Engine(tokenizer, lambda ids: by_prompt[tuple(ids)])
+    executor = SingleTurnAgentExecutor(remote_rm_url=shipped.__file__)
+    params = types.SimpleNamespace(max_tokens=64, logprobs=None)
+    garbage = ["garbage", "", None, rows[0]["label"].replace("llenvs:0:", "llenvs:99999:", 1)]
+
+    async def run_all() -> list[dict[str, Any]]:
+        calls = [executor.execute(s[1], s[2], params, 2048, tokenizer, engine) for s in samples]
+        calls += [executor.execute(samples[0][1], g, params, 2048, tokenizer, engine) for g in garbage]
+        return list(await asyncio.gather(*calls))
+
+    outputs = asyncio.run(run_all())
+    rewards = [float(torch.tensor([o["reward"]]).flatten()[0]) for o in outputs]
+    expected = [1.0 if k % 2 == 0 else 0.0 for k in range(len(samples))] + [0.0] * len(garbage)
+    assert rewards == expected, (rewards, expected)
+    unscored = [float(o["extra_logs"]["llenvs/unscored"]) for o in outputs]
+    assert unscored == [0.0] * len(samples) + [1.0] * len(garbage), unscored
+    # the samples generator's own conversion and the experience batching (vllm stubbed for the import only)
+    from openrlhf.trainer.ppo_utils.experience import Experience, make_experience_batch, split_experience_batch
+
+    stubbed = stub_vllm()
+    try:
+        from openrlhf.trainer.ppo_utils.samples_generator import SamplesGenerator
+    finally:
+        for name in stubbed:  # other libraries (TRL) must not see the stand-in
+            sys.modules.pop(name, None)
+    experiences = [SamplesGenerator._process_response_into_experience(None, o, max_len=4096) for o in outputs]
+    batch = make_experience_batch(experiences)
+    assert len(batch.info["llenvs/unscored"]) == len(outputs)
+    merged = Experience.concat_experiences(experiences, tokenizer.pad_token_id)
+    assert len(split_experience_batch(merged)) == len(outputs)
+    total_unscored = float(merged.info["llenvs/unscored"].sum())
+    return (f"{len(samples)} JSONL rows through PromptDataset (chat template applied), {len(outputs)} executions "
+            f"(two environments, {len(garbage)} garbage labels) -> rewards {rewards}; Experiences batched with "
+            f"info llenvs/unscored summing to {total_unscored}")
+
+
+# -- Ray ---------------------------------------------------------------------------------------------------
+def ensure_ray(ray: Any) -> None:
+    if not ray.is_initialized():
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+
+
+@check("Ray remote tasks and actors")
+def ray_run(tokenizer_dir: str, tmp: str) -> str:
+    import ray
+
+    from llenvs_go.integrations.openrlhf import make_openrlhf_dataset, make_openrlhf_reward_fn, reward_func
+    from llenvs_go.integrations.trl import make_trl_reward_fn
+    from llenvs_go.integrations.verl import compute_score, make_verl_dataset, make_verl_reward_fn
+
+    ensure_ray(ray)
+    env, _ = environments()
+    rows = make_verl_dataset(env, num_tasks=4)
+    labels = [r["label"] for r in make_openrlhf_dataset(env, num_tasks=4)]
+    good = [f"<answer>{t}</answer>" for t in truths(env, 4)]
+    verl_fn, trl_fn, orl_fn = make_verl_reward_fn(env), make_trl_reward_fn(env), make_openrlhf_reward_fn(env)
+
+    def run(fns: tuple) -> list[Any]:
+        v, t, o, v_file, o_file = fns
+        out = [[v(data_source="x", solution_str=g, ground_truth=r["ground_truth"], extra_info=r["extra_info"])
+                for g, r in zip(good, rows, strict=True)]]
+        out.append([v_file(data_source="x", solution_str=g, ground_truth=r["ground_truth"], extra_info=r["extra_info"])
+                    for g, r in zip(good, rows, strict=True)])
+        out.append(t(prompts=None, completions=good, completion_ids=None, task_index=[0, 1, 2, 3]))
+        out.append([o([g], [""], [lab])["rewards"].tolist() for g, lab in zip(good, labels, strict=True)])
+        out.append([o_file([g], [""], [lab])["rewards"].tolist() for g, lab in zip(good, labels, strict=True)])
+        return out
+
+    fns = (verl_fn, trl_fn, orl_fn, compute_score, reward_func)
+    local = run(fns)
+
+    @ray.remote
+    def task(f: tuple) -> list[Any]:
+        return run(f)
+
+    @ray.remote
+    class Actor:
+        def __init__(self, f: tuple):
+            self.f = f
+
+        def score(self) -> list[Any]:
+            return run(self.f)
+
+    remote = ray.get(task.remote(fns))
+    actor = ray.get(Actor.remote(fns).score.remote())
+    assert local == remote == actor, (local, remote, actor)
+    assert local[0] == [1.0] * 4
+    return "veRL, TRL and OpenRLHF functions (made and shipped) give the same results in a task and an actor"
+
+
+def versions() -> str:
+    names = ["torch", "transformers", "trl", "verl", "openrlhf", "ray", "datasets", "cloudpickle", "reasoning_gym"]
+    out = []
+    for n in names:
+        try:
+            out.append(f"{n} {importlib.metadata.version(n)}")
+        except importlib.metadata.PackageNotFoundError:
+            out.append(f"{n} (not installed)")
+    return ", ".join(out)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tokenizer", required=True, help="directory with tokenizer.json and tokenizer_config.json")
+    parser.add_argument("--only", default="", help="comma-separated subset: trl,verl,openrlhf,ray")
+    args = parser.parse_args()
+    only = set(filter(None, args.only.split(",")))
+    print(f"Python {sys.version.split()[0]}; {versions()}", flush=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        if not only or "verl" in only:
+            verl_dataset(args.tokenizer, tmp)
+            verl_naive(args.tokenizer, tmp)
+            verl_remote(args.tokenizer, tmp)
+        if not only or "openrlhf" in only:
+            openrlhf_run(args.tokenizer, tmp)
+        if not only or "ray" in only:
+            ray_run(args.tokenizer, tmp)
+        if not only or "trl" in only:
+            check("TRL GRPOTrainer, conversational dataset")(trl_run)(args.tokenizer, True)
+            check("TRL GRPOTrainer, standard dataset")(trl_run)(args.tokenizer, False)
+            trl_python_environment(args.tokenizer)
+    failed = [name for name, ok, _ in RESULTS if not ok]
+    print(json.dumps({"passed": [n for n, ok, _ in RESULTS if ok], "failed": failed}, indent=1))
+    return len(failed)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
