@@ -138,3 +138,17 @@ def test_score_keeps_no_scorer_alive():
     del scorer
     gc.collect()
     assert ref() is None
+
+
+def test_total_of_one_response_equals_the_batch(env):
+    idx, texts = _batch(env)
+    scorer = Scorer(env)
+    assert [scorer.total(i, t) for i, t in zip(idx, texts, strict=True)] == scorer.totals(idx, texts)
+
+
+def test_total_of_a_failing_response_warns():
+    if not _native.call("info").get("test_hooks"):
+        pytest.skip("library built without the test hooks")
+    env = environment_registry.get(name="leg_counting", size=5, seed=1, answer_extractor="panics_on_marker_for_test")
+    with pytest.warns(ScoringFailureWarning, match="task 2 could not be scored"):
+        assert Scorer(env).total(2, "PANIC") == 0.0

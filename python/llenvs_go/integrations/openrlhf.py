@@ -126,7 +126,7 @@ def _score_all(resolve: Callable[[Any, Any], tuple[BoundEnvironment, int]], quer
             given = task_indices[k] if task_indices is not None else None
             bound, i = resolve(label, given)
             prompt = prompts[k] if prompts is not None and k < len(prompts) else None
-            rewards[k] = float(bound.scorer.score(i, response_of(queries[k], prompt)).total)
+            rewards[k] = bound.scorer.total(i, response_of(queries[k], prompt))
         except Exception as e:  # noqa: BLE001 - OpenRLHF swallows exceptions and fails later: never raise
             unscored += 1
             if isinstance(e, EnvironmentMismatchError):

@@ -455,6 +455,33 @@ class Scorer:
                              "_metadata_source": (_OneItem(self, idx[0], response), 0)})
         return r
 
+    def total(self, task_index: int, response: str) -> float:
+        """The total reward of one response: the cheapest single-item path (a reward function
+        called once per sample). A response that cannot be scored gets 0.0 and a
+        :class:`ScoringFailureWarning`."""
+        env = self.environment
+        if not self._native or type(response) is not str or env.backend != "native":
+            return self.score(task_index, response).total
+        idx, totals, values, flags, _, out, out_len = self._scratch(len(self._names))
+        if isinstance(task_index, bool):
+            raise TypeError("task_index must be an int, got bool")
+        try:
+            idx[0] = task_index
+        except (TypeError, OverflowError):
+            raise self._index_error((task_index,)) from None
+        texts = (response,)
+        rc = _native.lib().llenvs_score_pytuple(env.handle, idx, ffi.cast("void *", id(texts)), 1, totals, values,
+                                                flags, ffi.NULL, 0, out, out_len)
+        if rc != _native.OK:
+            data = _native.take_buffer(out, out_len)
+            if rc == _native.ERR_ENCODING:
+                return self._run((task_index,), texts, rich=False)._totals[0]
+            _native.raise_for(rc, data)
+        if flags[0] & _native.ITEM_ERROR:
+            warnings.warn(ScoringFailureWarning(f"the response to task {task_index} could not be scored and got 0.0; "
+                                                "Scorer.score reports why in metadata['error']"), stacklevel=2)
+        return totals[0]
+
     @staticmethod
     def _scratch(k: int) -> tuple[Any, ...]:
         # This thread's arrays for one item with k signals: no allocation per call.

@@ -145,7 +145,7 @@ def compute_score(data_source: Any = None, solution_str: Any = None, ground_trut
     i = _task_of(extra_info)
     bound = bound_from_reference(extra_info.get(REFERENCE_KEY))
     bound.check_truth(i, ground_truth)
-    return bound.scorer.score(i, _text_of(solution_str)).total
+    return bound.scorer.total(i, _text_of(solution_str))
 
 
 def make_verl_dataset(environment: Any, num_tasks: int | None = None, *, split: str = "train",
