@@ -73,5 +73,13 @@ int32_t llenvs_items_arrow(uint64_t handle, const int64_t *indices, size_t n, co
 int32_t llenvs_score_texts(uint64_t handle, const int64_t *indices, const char *const *texts, const int64_t *lens, size_t n, double *totals, double *values, uint8_t *flags, int64_t *spans, int32_t rich, char **out, size_t *out_len);
 int32_t llenvs_set_python_api(void *gil_ensure, void *gil_release, void *as_utf8, void *err_clear, void *tuple_item);
 int32_t llenvs_score_pytuple(uint64_t handle, const int64_t *indices, void *texts, size_t n, double *totals, double *values, uint8_t *flags, int64_t *spans, int32_t rich, char **out, size_t *out_len);
+/* Masking (llenvs_mask_batch): n trajectories over a table of tokenised
+ * fragments, fragment f = tokens[token_offsets[f] .. token_offsets[f+1]).
+ * Trajectory i is segments[segment_offsets[i] .. segment_offsets[i+1]),
+ * each segment three int32 (fragment, source 0 prompt / 1 model /
+ * 2 environment, step), with one reward per step in
+ * rewards[reward_offsets[i] .. reward_offsets[i+1]). max_length < 0 leaves
+ * responses uncut. *out gets one packed buffer (layout: masking.Packed). */
+int32_t llenvs_mask_batch(const int32_t *tokens, const int64_t *token_offsets, size_t n_fragments, const int32_t *segments, const int64_t *segment_offsets, const double *rewards, const int64_t *reward_offsets, size_t n, int64_t max_length, char **out, size_t *out_len);
 
 #endif

@@ -183,3 +183,13 @@ int32_t llenvs_score_pytuple(uint64_t handle, const int64_t *indices, void *text
     free(lens);
     return rc;
 }
+
+int32_t llenvs_mask_batch(const int32_t *tokens, const int64_t *token_offsets, size_t n_fragments,
+                          const int32_t *segments, const int64_t *segment_offsets, const double *rewards,
+                          const int64_t *reward_offsets, size_t n, int64_t max_length, char **out,
+                          size_t *out_len) {
+    if (forked) return fork_error(out, out_len);
+    return llenvsgo_mask_batch((int32_t *)tokens, (int64_t *)token_offsets, n_fragments, (int32_t *)segments,
+                               (int64_t *)segment_offsets, (double *)rewards, (int64_t *)reward_offsets, n,
+                               max_length, out, out_len);
+}
