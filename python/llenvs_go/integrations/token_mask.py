@@ -336,7 +336,7 @@ class TrajectoryMasker:
 
     # -- segments ----------------------------------------------------------------------------
 
-    def _plain(self, traj: Trajectory[Any], fr: _Fragments, segs: list[int]) -> None:
+    def _plain(self, traj: Trajectory[Any], fr: _Fragments, segs: list[int], open_end: bool = False) -> None:
         """llenvs' layout (tool error messages kept): prompt, then per step text, tool calls, environment."""
         hf = _is_hf(self.tokenizer)
         segs += (fr.text(traj.initial_state.observation.prompt, special=hf), _PROMPT, 0)
@@ -351,7 +351,7 @@ class TrajectoryMasker:
                     segs += (fr.text(a.text), _MODEL, k)
                 if a.tool_calls:
                     segs += (fr.text(tool_calls_text(a.tool_calls)), _MODEL, k)
-            if k < len(ts) - 1:
+            if k < len(ts) - 1 or open_end:
                 env = "".join(tool_result_text(r) for r in t.next_state.observation.tool_results)
                 nxt = t.next_state.observation.prompt
                 if nxt != t.state.observation.prompt:
@@ -359,7 +359,7 @@ class TrajectoryMasker:
                 if env:
                     segs += (fr.text(env), _ENV, k)
 
-    def _chat(self, traj: Trajectory[Any], fr: _Fragments, segs: list[int]) -> None:
+    def _chat(self, traj: Trajectory[Any], fr: _Fragments, segs: list[int], open_end: bool = False) -> None:
         """The chat-template layout: the templated prompt, then per step the model's turn through its
         end-of-turn token and the text the template puts before the next generation prompt."""
         p = self._probe()
@@ -374,7 +374,7 @@ class TrajectoryMasker:
         ts = traj.transitions
         for k, t in enumerate(ts):
             a = t.action
-            last = k == len(ts) - 1
+            last = k == len(ts) - 1 and not open_end
             asst = assistant_message(a)
             after = [{"role": "user", "content": "LLENVS_MARK_V"}] if last else self.turn_messages(t)
             body, env = self._split(self.render([probe_user, asst] + after, generation_prompt=not last, tools=tools),
@@ -399,8 +399,20 @@ class TrajectoryMasker:
         """The masked form of one trajectory."""
         return self.mask_batch([trajectory])[0]
 
-    def mask_batch(self, trajectories: Sequence[Trajectory[Any]]) -> list[MaskedTrajectory]:
-        """The masked forms of many trajectories: one tokenizer batch and one call into the Go core."""
+    def next_prompt_ids(self, trajectory: Trajectory[Any]) -> list[int]:
+        """The ids to feed the model for its next turn: the prompt, every turn so far and the environment's
+        answer to the last one (with a chat template, through the next generation prompt). Token-in/token-out
+        loops generate from these; the response is never cut here."""
+        m = self.mask_batch([trajectory], open_end=True, max_length=None)[0]
+        return list(m.prompt_ids + m.response_ids)
+
+    def mask_batch(self, trajectories: Sequence[Trajectory[Any]], *, open_end: bool = False,
+                   max_length: int | None | Literal["default"] = "default") -> list[MaskedTrajectory]:
+        """The masked forms of many trajectories: one tokenizer batch and one call into the Go core.
+
+        ``open_end`` also lays out the environment's answer to the last step (see :meth:`next_prompt_ids`);
+        ``max_length`` overrides the masker's.
+        """
         trajs = list(trajectories)
         fr = _Fragments()
         seg_lists: list[list[int]] = []
@@ -408,14 +420,15 @@ class TrajectoryMasker:
         build = self._chat if self.uses_chat_template else self._plain
         for traj in trajs:
             segs: list[int] = []
-            build(traj, fr, segs)
+            build(traj, fr, segs, open_end)
             seg_lists.append(segs)
             rewards.append([float(t.rewards.total) for t in traj.transitions])
         ids = fr.tokenize(self.tokenizer)
-        return self._assemble(trajs, fr, ids, seg_lists, rewards)
+        limit = self.max_length if max_length == "default" else max_length
+        return self._assemble(trajs, fr, ids, seg_lists, rewards, -1 if limit is None else int(limit))
 
     def _assemble(self, trajs: list[Trajectory[Any]], fr: _Fragments, ids: list[Sequence[int]],
-                  seg_lists: list[list[int]], rewards: list[list[float]]) -> list[MaskedTrajectory]:
+                  seg_lists: list[list[int]], rewards: list[list[float]], limit: int) -> list[MaskedTrajectory]:
         n = len(trajs)
         tokens = array("i", chain.from_iterable(ids))
         tok_offs = array("q", accumulate(map(len, ids), initial=0))
@@ -426,7 +439,6 @@ class TrajectoryMasker:
         L = _native.lib()
         out = ffi.new("char **")
         out_len = ffi.new("size_t *")
-        limit = -1 if self.max_length is None else self.max_length
         rc = L.llenvs_mask_batch(ffi.from_buffer("int32_t[]", tokens), ffi.from_buffer("int64_t[]", tok_offs),
                                  len(ids), ffi.from_buffer("int32_t[]", segments),
                                  ffi.from_buffer("int64_t[]", seg_offs), ffi.from_buffer("double[]", rews),
