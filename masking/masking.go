@@ -100,7 +100,10 @@ type Result struct {
 	Mask         []uint8   // 1 = model token, 0 = environment token
 	TokenRewards []float64 // one per response token
 	Spans        []Span
-	Truncated    bool
+	// RewardAt is, per step, the response position its reward went to
+	// (-1 when the response is empty).
+	RewardAt  []int32
+	Truncated bool
 }
 
 // NoLimit as a maximum length leaves the response uncut.
@@ -165,7 +168,7 @@ func plan(t *Trajectory, frags Fragments, maxLength int) layout {
 // fill writes t, laid out as l, into the given slices, which have exactly
 // the lengths l names.
 func fill(t *Trajectory, frags Fragments, l layout, prompt, response []int32, mask []uint8,
-	rewards []float64, spans []Span) {
+	rewards []float64, spans []Span, rewardAt []int32) {
 	p, r, k := 0, 0, 0
 	steps := len(t.Rewards)
 	lastModel := make([]int, steps)
@@ -203,6 +206,9 @@ func fill(t *Trajectory, frags Fragments, l layout, prompt, response []int32, ma
 	for i := range rewards {
 		rewards[i] = 0
 	}
+	for i := range rewardAt {
+		rewardAt[i] = -1
+	}
 	if len(rewards) == 0 {
 		return
 	}
@@ -223,6 +229,7 @@ func fill(t *Trajectory, frags Fragments, l layout, prompt, response []int32, ma
 			pos = 0
 		}
 		rewards[pos] += t.Rewards[step]
+		rewardAt[step] = int32(pos)
 	}
 }
 
@@ -250,8 +257,9 @@ func Assemble(t Trajectory, frags Fragments, maxLength int) (Result, error) {
 		Mask:         make([]uint8, l.responseLen),
 		TokenRewards: make([]float64, l.responseLen),
 		Spans:        make([]Span, l.spans),
+		RewardAt:     make([]int32, len(t.Rewards)),
 		Truncated:    l.truncated,
 	}
-	fill(&t, frags, l, res.PromptIDs, res.ResponseIDs, res.Mask, res.TokenRewards, res.Spans)
+	fill(&t, frags, l, res.PromptIDs, res.ResponseIDs, res.Mask, res.TokenRewards, res.Spans, res.RewardAt)
 	return res, nil
 }

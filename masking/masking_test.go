@@ -125,6 +125,16 @@ func TestAssemble(t *testing.T) {
 			if res.Truncated != tc.truncated {
 				t.Errorf("truncated = %v", res.Truncated)
 			}
+			// RewardAt names where each step's reward went
+			again := make([]float64, len(res.ResponseIDs))
+			for step, pos := range res.RewardAt {
+				if pos >= 0 {
+					again[pos] += tc.traj.Rewards[step]
+				}
+			}
+			if !reflect.DeepEqual(again, res.TokenRewards) {
+				t.Errorf("reward positions %v give %v", res.RewardAt, again)
+			}
 		})
 	}
 }
@@ -232,7 +242,7 @@ func TestBatchEqualsSingle(t *testing.T) {
 }
 
 func TestUnpackRejectsShortBuffers(t *testing.T) {
-	for _, b := range [][]byte{nil, {1, 0, 0, 0, 0, 0, 0, 0}, make([]byte, 40)} {
+	for _, b := range [][]byte{nil, {1, 0, 0, 0, 0, 0, 0, 0}, make([]byte, 32), make([]byte, 41)} {
 		if _, err := Unpack(b); err == nil {
 			t.Errorf("Unpack(%v) succeeded", b)
 		}

@@ -13,9 +13,9 @@ import (
 const SpanFields = 5
 
 // PackedSize returns the byte size of the packed form of a batch of n
-// trajectories with the given totals (see Pack).
-func PackedSize(n, prompt, response, spans int) int {
-	return 8*(1+3*(n+1)) + 8*response + 4*prompt + 4*response + 4*SpanFields*spans + n + response
+// trajectories with the given totals (see Packed).
+func PackedSize(n, prompt, response, spans, steps int) int {
+	return 8*(1+4*(n+1)) + 8*response + 4*prompt + 4*response + 4*SpanFields*spans + 4*steps + n + response
 }
 
 // Packed is the layout of a batch's results in one buffer, in native byte
@@ -27,10 +27,12 @@ func PackedSize(n, prompt, response, spans int) int {
 //	int64   prompt_offsets[n+1]    into prompt_ids
 //	int64   response_offsets[n+1]  into response_ids, token_rewards and mask
 //	int64   span_offsets[n+1]      into spans (records)
+//	int64   step_offsets[n+1]      into reward_at
 //	float64 token_rewards[R]
 //	int32   prompt_ids[P]
 //	int32   response_ids[R]
 //	int32   spans[S*5]             start, end (within the response), source, step, fragment
+//	int32   reward_at[T]           per step, where its reward went (-1: nowhere)
 //	uint8   truncated[n]
 //	uint8   mask[R]
 //
@@ -39,8 +41,10 @@ func PackedSize(n, prompt, response, spans int) int {
 type Packed struct {
 	N                                           int
 	PromptOffsets, ResponseOffsets, SpanOffsets []int64
+	StepOffsets                                 []int64
 	TokenRewards                                []float64
 	PromptIDs, ResponseIDs, SpanRecords         []int32
+	RewardAt                                    []int32
 	Truncated, Mask                             []uint8
 }
 
@@ -60,37 +64,41 @@ func AssembleBatch(trajs []Trajectory, frags Fragments, maxLength int, alloc fun
 		}
 		plans[i] = plan(&trajs[i], frags, maxLength)
 	}
-	var P, R, S int
-	for _, l := range plans {
+	var P, R, S, T int
+	for i, l := range plans {
 		P += l.promptLen
 		R += l.responseLen
 		S += l.spans
+		T += len(trajs[i].Rewards)
 	}
-	buf := alloc(PackedSize(n, P, R, S))
-	if len(buf) < PackedSize(n, P, R, S) {
-		return nil, fmt.Errorf("masking: allocation of %d bytes failed", PackedSize(n, P, R, S))
+	size := PackedSize(n, P, R, S, T)
+	buf := alloc(size)
+	if len(buf) < size {
+		return nil, fmt.Errorf("masking: allocation of %d bytes failed", size)
 	}
-	pk := view(buf, n, P, R, S)
-	var p, r, s int64
+	pk := view(buf, n, P, R, S, T)
+	var p, r, s, st int64
 	for i, l := range plans {
-		pk.PromptOffsets[i], pk.ResponseOffsets[i], pk.SpanOffsets[i] = p, r, s
+		pk.PromptOffsets[i], pk.ResponseOffsets[i], pk.SpanOffsets[i], pk.StepOffsets[i] = p, r, s, st
 		p += int64(l.promptLen)
 		r += int64(l.responseLen)
 		s += int64(l.spans)
+		st += int64(len(trajs[i].Rewards))
 		if l.truncated {
 			pk.Truncated[i] = 1
 		} else {
 			pk.Truncated[i] = 0
 		}
 	}
-	pk.PromptOffsets[n], pk.ResponseOffsets[n], pk.SpanOffsets[n] = p, r, s
+	pk.PromptOffsets[n], pk.ResponseOffsets[n], pk.SpanOffsets[n], pk.StepOffsets[n] = p, r, s, st
 
 	work := func(i int) {
 		po, ro, so := pk.PromptOffsets[i], pk.ResponseOffsets[i], pk.SpanOffsets[i]
 		l := plans[i]
 		spans := make([]Span, l.spans)
 		fill(&trajs[i], frags, l, pk.PromptIDs[po:po+int64(l.promptLen)], pk.ResponseIDs[ro:ro+int64(l.responseLen)],
-			pk.Mask[ro:ro+int64(l.responseLen)], pk.TokenRewards[ro:ro+int64(l.responseLen)], spans)
+			pk.Mask[ro:ro+int64(l.responseLen)], pk.TokenRewards[ro:ro+int64(l.responseLen)], spans,
+			pk.RewardAt[pk.StepOffsets[i]:pk.StepOffsets[i+1]])
 		rec := pk.SpanRecords[so*SpanFields : (so+int64(l.spans))*SpanFields]
 		for k, sp := range spans {
 			copy(rec[k*SpanFields:], []int32{sp.Start, sp.End, int32(sp.Source), sp.Step, sp.Fragment})
@@ -125,9 +133,9 @@ func AssembleBatch(trajs []Trajectory, frags Fragments, maxLength int, alloc fun
 	return buf, nil
 }
 
-// view slices buf (of PackedSize(n, P, R, S) bytes) into the arrays of
+// view slices buf (of PackedSize(n, P, R, S, T) bytes) into the arrays of
 // Packed and writes n. The arrays alias buf.
-func view(buf []byte, n, P, R, S int) Packed {
+func view(buf []byte, n, P, R, S, T int) Packed {
 	binary.LittleEndian.PutUint64(buf, uint64(n))
 	off := 8
 	i64 := func(k int) []int64 {
@@ -139,10 +147,12 @@ func view(buf []byte, n, P, R, S int) Packed {
 	pk.PromptOffsets = i64(n + 1)
 	pk.ResponseOffsets = i64(n + 1)
 	pk.SpanOffsets = i64(n + 1)
+	pk.StepOffsets = i64(n + 1)
 	pk.TokenRewards = floats(buf, &off, R)
 	pk.PromptIDs = ints(buf, &off, P)
 	pk.ResponseIDs = ints(buf, &off, R)
 	pk.SpanRecords = ints(buf, &off, S*SpanFields)
+	pk.RewardAt = ints(buf, &off, T)
 	pk.Truncated = buf[off : off+n]
 	off += n
 	pk.Mask = buf[off : off+R]
@@ -175,17 +185,17 @@ func Unpack(buf []byte) ([]Result, error) {
 		return nil, fmt.Errorf("packed batch: %d bytes is too short", len(buf))
 	}
 	n := int(binary.LittleEndian.Uint64(buf))
-	hdr := 8 * (1 + 3*(n+1))
+	hdr := 8 * (1 + 4*(n+1))
 	if n < 0 || len(buf) < hdr {
 		return nil, fmt.Errorf("packed batch: header of %d trajectories does not fit in %d bytes", n, len(buf))
 	}
 	at := func(k int) int64 { return int64(binary.LittleEndian.Uint64(buf[8+8*k:])) }
-	P, R, S := int(at(n)), int(at(2*(n+1)-1)), int(at(3*(n+1)-1))
-	if len(buf) != PackedSize(n, P, R, S) {
-		return nil, fmt.Errorf("packed batch: %d bytes, want %d", len(buf), PackedSize(n, P, R, S))
+	P, R, S, T := int(at(n)), int(at(2*(n+1)-1)), int(at(3*(n+1)-1)), int(at(4*(n+1)-1))
+	if len(buf) != PackedSize(n, P, R, S, T) {
+		return nil, fmt.Errorf("packed batch: %d bytes, want %d", len(buf), PackedSize(n, P, R, S, T))
 	}
 	cp := append([]byte(nil), buf...) // 8-byte aligned copy
-	pk := view(cp, n, P, R, S)
+	pk := view(cp, n, P, R, S, T)
 	out := make([]Result, n)
 	for i := range out {
 		po, pe := pk.PromptOffsets[i], pk.PromptOffsets[i+1]
@@ -196,6 +206,7 @@ func Unpack(buf []byte) ([]Result, error) {
 			ResponseIDs:  append([]int32{}, pk.ResponseIDs[ro:re]...),
 			Mask:         append([]uint8{}, pk.Mask[ro:re]...),
 			TokenRewards: append([]float64{}, pk.TokenRewards[ro:re]...),
+			RewardAt:     append([]int32{}, pk.RewardAt[pk.StepOffsets[i]:pk.StepOffsets[i+1]]...),
 			Truncated:    pk.Truncated[i] != 0,
 			Spans:        []Span{},
 		}

@@ -10,6 +10,10 @@ per-token rewards (``llenvs_mask_batch``). ``docs/masking.md`` describes the lay
 from __future__ import annotations
 
 import json
+import os
+import threading
+import unicodedata
+import weakref
 from array import array
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -162,13 +166,15 @@ def encode_many(tokenizer: Any, texts: Sequence[str], *, special: bool = False) 
 
 
 class _Fragments:
-    """The batch's distinct texts to tokenise, and carried id lists, each a fragment index."""
+    """The batch's fragments: distinct texts to tokenise (indices from 0, in order) and carried id lists
+    (indices -1, -2, ...: the Go core numbers them after the texts)."""
 
     def __init__(self) -> None:
         self.texts: list[str] = []
-        self.ids: list[Sequence[int] | None] = []
         self.special: list[bool] = []
-        self.logprobs: list[Sequence[float] | None] = []
+        self.carried_texts: list[str] = []
+        self.carried_ids: list[Sequence[int]] = []
+        self.carried_logprobs: list[Sequence[float] | None] = []
         self._index: dict[tuple[str, bool], int] = {}
 
     def text(self, text: str, special: bool = False) -> int:
@@ -177,25 +183,24 @@ class _Fragments:
         if i is None:
             i = self._index[key] = len(self.texts)
             self.texts.append(text)
-            self.ids.append(None)
             self.special.append(special)
-            self.logprobs.append(None)
         return i
 
     def carried(self, text: str, ids: Sequence[int], logprobs: Sequence[float] | None) -> int:
-        self.texts.append(text)
-        self.ids.append(ids)
-        self.special.append(False)
-        self.logprobs.append(logprobs)
-        return len(self.texts) - 1
+        self.carried_texts.append(text)
+        self.carried_ids.append(ids)
+        self.carried_logprobs.append(logprobs)
+        return -len(self.carried_ids)
 
     def tokenize(self, tokenizer: Any) -> list[Sequence[int]]:
+        """The ids of every fragment, texts then carried ones (the Go core's numbering)."""
+        ids: list[Sequence[int]] = [()] * len(self.texts)
         for special in (False, True):
-            todo = [i for i, ids in enumerate(self.ids) if ids is None and self.special[i] == special]
-            encoded = encode_many(tokenizer, [self.texts[i] for i in todo], special=special)
-            for i, ids in zip(todo, encoded, strict=True):
-                self.ids[i] = ids
-        return self.ids  # type: ignore[return-value]
+            todo = [i for i, sp in enumerate(self.special) if sp == special]
+            for i, got in zip(todo, encode_many(tokenizer, [self.texts[i] for i in todo], special=special),
+                              strict=True):
+                ids[i] = got
+        return ids + self.carried_ids
 
 
 class TemplateError(ValueError):
@@ -338,26 +343,28 @@ class TrajectoryMasker:
 
     def _plain(self, traj: Trajectory[Any], fr: _Fragments, segs: list[int], open_end: bool = False) -> None:
         """llenvs' layout (tool error messages kept): prompt, then per step text, tool calls, environment."""
-        hf = _is_hf(self.tokenizer)
-        segs += (fr.text(traj.initial_state.observation.prompt, special=hf), _PROMPT, 0)
+        text = fr.text
+        segs += (text(traj.initial_state.observation.prompt, special=_is_hf(self.tokenizer)), _PROMPT, 0)
         ts = traj.transitions
+        last = len(ts) - 1
         for k, t in enumerate(ts):
             a = t.action
             if a.token_ids is not None:
-                text = a.text if a.text is not None else (tool_calls_text(a.tool_calls) if a.tool_calls else "")
-                segs += (fr.carried(text, a.token_ids, a.logprobs), _MODEL, k)
+                body = a.text if a.text is not None else (tool_calls_text(a.tool_calls) if a.tool_calls else "")
+                segs += (fr.carried(body, a.token_ids, a.logprobs), _MODEL, k)
             else:
                 if a.text is not None:
-                    segs += (fr.text(a.text), _MODEL, k)
+                    segs += (text(a.text), _MODEL, k)
                 if a.tool_calls:
-                    segs += (fr.text(tool_calls_text(a.tool_calls)), _MODEL, k)
-            if k < len(ts) - 1 or open_end:
-                env = "".join(tool_result_text(r) for r in t.next_state.observation.tool_results)
-                nxt = t.next_state.observation.prompt
-                if nxt != t.state.observation.prompt:
-                    env += nxt
+                    segs += (text(tool_calls_text(a.tool_calls)), _MODEL, k)
+            if k < last or open_end:
+                nxt = t.next_state.observation
+                results = nxt.tool_results
+                env = "".join([tool_result_text(r) for r in results]) if results else ""
+                if nxt.prompt != t.state.observation.prompt:
+                    env += nxt.prompt
                 if env:
-                    segs += (fr.text(env), _ENV, k)
+                    segs += (text(env), _ENV, k)
 
     def _chat(self, traj: Trajectory[Any], fr: _Fragments, segs: list[int], open_end: bool = False) -> None:
         """The chat-template layout: the templated prompt, then per step the model's turn through its
@@ -423,75 +430,160 @@ class TrajectoryMasker:
             build(traj, fr, segs, open_end)
             seg_lists.append(segs)
             rewards.append([float(t.rewards.total) for t in traj.transitions])
-        ids = fr.tokenize(self.tokenizer)
         limit = self.max_length if max_length == "default" else max_length
-        return self._assemble(trajs, fr, ids, seg_lists, rewards, -1 if limit is None else int(limit))
-
-    def _assemble(self, trajs: list[Trajectory[Any]], fr: _Fragments, ids: list[Sequence[int]],
-                  seg_lists: list[list[int]], rewards: list[list[float]], limit: int) -> list[MaskedTrajectory]:
-        n = len(trajs)
+        limit = -1 if limit is None else int(limit)
+        go = _go_tokenizer(self.tokenizer)
+        if go is not None and not (any(fr.special) and (go.special_prefix or go.special_suffix)):
+            return self._assemble_texts(go, fr, seg_lists, rewards, limit)
+        ids = fr.tokenize(self.tokenizer)
+        if fr.carried_ids:
+            n_texts = len(fr.texts)
+            for segs in seg_lists:
+                segs[0::3] = [f if f >= 0 else n_texts - 1 - f for f in segs[0::3]]
         tokens = array("i", chain.from_iterable(ids))
         tok_offs = array("q", accumulate(map(len, ids), initial=0))
-        segments = array("i", chain.from_iterable(seg_lists))
-        seg_offs = array("q", accumulate((len(s) // 3 for s in seg_lists), initial=0))
-        rews = array("d", chain.from_iterable(rewards))
-        rew_offs = array("q", accumulate(map(len, rewards), initial=0))
-        L = _native.lib()
+        segments, seg_offs, rews, rew_offs = _tables(seg_lists, rewards)
         out = ffi.new("char **")
         out_len = ffi.new("size_t *")
-        rc = L.llenvs_mask_batch(ffi.from_buffer("int32_t[]", tokens), ffi.from_buffer("int64_t[]", tok_offs),
-                                 len(ids), ffi.from_buffer("int32_t[]", segments),
-                                 ffi.from_buffer("int64_t[]", seg_offs), ffi.from_buffer("double[]", rews),
-                                 ffi.from_buffer("int64_t[]", rew_offs), n, limit, out, out_len)
+        rc = _native.lib().llenvs_mask_batch(
+            ffi.from_buffer("int32_t[]", tokens), ffi.from_buffer("int64_t[]", tok_offs), len(ids),
+            ffi.from_buffer("int32_t[]", segments), ffi.from_buffer("int64_t[]", seg_offs),
+            ffi.from_buffer("double[]", rews), ffi.from_buffer("int64_t[]", rew_offs), len(seg_lists), limit,
+            out, out_len)
         buf = _native.take_buffer(out, out_len)
         if rc != _native.OK:
             _native.raise_for(rc, buf)
-        return self._unpack(buf, n, fr, rewards)
+        return self._unpack(buf, fr, rewards)
 
-    def _unpack(self, buf: bytes, n: int, fr: _Fragments, rewards: list[list[float]]) -> list[MaskedTrajectory]:
-        """MaskedTrajectories from the packed buffer of ``llenvs_mask_batch`` (layout: masking.Packed)."""
+    def _assemble_texts(self, go: _GoTokenizer, fr: _Fragments, seg_lists: list[list[int]],
+                        rewards: list[list[float]], limit: int) -> list[MaskedTrajectory]:
+        """Tokenize in Go: the texts go over as the str objects themselves, carried ids as int32 arrays."""
+        texts = tuple(map(_nfc, fr.texts)) if go.nfc else tuple(fr.texts)
+        carried = array("i", chain.from_iterable(fr.carried_ids))
+        carried_offs = array("q", accumulate(map(len, fr.carried_ids), initial=0))
+        segments, seg_offs, rews, rew_offs = _tables(seg_lists, rewards)
+        out = ffi.new("char **")
+        out_len = ffi.new("size_t *")
+        rc = _native.lib().llenvs_mask_pytexts(
+            go.handle, ffi.cast("void *", id(texts)), len(texts), ffi.from_buffer("int32_t[]", carried),
+            ffi.from_buffer("int64_t[]", carried_offs), len(fr.carried_ids), ffi.from_buffer("int32_t[]", segments),
+            ffi.from_buffer("int64_t[]", seg_offs), ffi.from_buffer("double[]", rews),
+            ffi.from_buffer("int64_t[]", rew_offs), len(seg_lists), limit, out, out_len)
+        buf = _native.take_buffer(out, out_len)
+        if rc != _native.OK:
+            _native.raise_for(rc, buf)
+        return self._unpack(buf, fr, rewards)
+
+    def _unpack(self, buf: bytes, fr: _Fragments, rewards: list[list[float]]) -> list[MaskedTrajectory]:
+        """MaskedTrajectories from the packed buffer of the Go core (layout: masking.Packed)."""
+        n = len(rewards)
         mv = memoryview(buf)
-        hdr = mv[8:8 + 24 * (n + 1)].cast("q")
-        po, ro, so = hdr[0:n + 1], hdr[n + 1:2 * n + 2], hdr[2 * n + 2:3 * n + 3]
-        P, R, S = po[n], ro[n], so[n]
-        off = 8 + 24 * (n + 1)
-        trew = mv[off:off + 8 * R].cast("d")
-        off += 8 * R
+        hdr = mv[8:8 + 32 * (n + 1)].cast("q").tolist()
+        po, ro, so, to = hdr[0:n + 1], hdr[n + 1:2 * n + 2], hdr[2 * n + 2:3 * n + 3], hdr[3 * n + 3:]
+        P, R, S, T = po[n], ro[n], so[n], to[n]
+        off = 8 + 32 * (n + 1) + 8 * R  # token_rewards (dense) are rebuilt from reward_at
         pids = mv[off:off + 4 * P].cast("i")
         off += 4 * P
         rids = mv[off:off + 4 * R].cast("i")
         off += 4 * R
-        recs = mv[off:off + 20 * S].cast("i")
+        recs = mv[off:off + 20 * S].cast("i").tolist()
         off += 20 * S
+        reward_at = mv[off:off + 4 * T].cast("i").tolist()
+        off += 4 * T
         trunc = buf[off:off + n]
         mask = buf[off + n:off + n + R]
         decode = getattr(self.tokenizer, "decode", None)
-        any_logprobs = any(lp is not None for lp in fr.logprobs)
+        any_logprobs = any(lp is not None for lp in fr.carried_logprobs)
+        texts, n_texts = fr.texts, len(fr.texts)
         out = []
         for i in range(n):
             r0, r1 = ro[i], ro[i + 1]
             response = tuple(rids[r0:r1])
+            token_rewards = [0.0] * (r1 - r0)
+            for r, pos in zip(rewards[i], reward_at[to[i]:to[i + 1]], strict=True):
+                if pos >= 0:
+                    token_rewards[pos] += r
             spans = []
             logprobs: list[float] | None = [0.0] * (r1 - r0) if any_logprobs else None
+            last = so[i + 1] - 1
             for k in range(so[i], so[i + 1]):
                 start, end, source, step, frag = recs[5 * k:5 * k + 5]
                 tok = response[start:end]
-                text = fr.texts[frag]
-                if end - start < len(fr.ids[frag]):  # cut at max_length
-                    text = decode(list(tok)) if decode is not None else text
-                spans.append(TokenSpan(text=text, token_ids=tok, source=_SOURCES[source], step_index=step))
-                lp = fr.logprobs[frag]
+                text = texts[frag] if frag < n_texts else fr.carried_texts[frag - n_texts]
+                if k == last and trunc[i] and decode is not None:  # possibly cut at max_length
+                    text = decode(list(tok))
+                spans.append(TokenSpan(text, tok, _SOURCES[source], step))
+                lp = None if frag < n_texts else fr.carried_logprobs[frag - n_texts]
                 if logprobs is not None and lp is not None:
                     logprobs[start:end] = [float(x) for x in lp[:end - start]]
             out.append(MaskedTrajectory(
-                prompt_ids=tuple(pids[po[i]:po[i + 1]]),
-                response_ids=response,
-                response_mask=tuple(mask[r0:r1]),
-                spans=tuple(spans),
-                rewards=tuple(rewards[i]),
-                num_turns=len(rewards[i]),
-                truncated=bool(trunc[i]),
-                token_rewards=tuple(trew[r0:r1]),
-                response_logprobs=None if logprobs is None else tuple(logprobs),
-            ))
+                tuple(pids[po[i]:po[i + 1]]), response, tuple(mask[r0:r1]), tuple(spans), tuple(rewards[i]),
+                len(rewards[i]), bool(trunc[i]), tuple(token_rewards),
+                None if logprobs is None else tuple(logprobs)))
         return out
+
+
+def _tables(seg_lists: list[list[int]], rewards: list[list[float]]) -> tuple[array, array, array, array]:
+    """The segment and reward tables of a batch as the C ABI takes them."""
+    return (array("i", chain.from_iterable(seg_lists)),
+            array("q", accumulate((len(s) // 3 for s in seg_lists), initial=0)),
+            array("d", chain.from_iterable(rewards)),
+            array("q", accumulate(map(len, rewards), initial=0)))
+
+
+def _nfc(text: str) -> str:
+    return text if text.isascii() else unicodedata.normalize("NFC", text)
+
+
+@dataclass
+class _GoTokenizer:
+    """A tokenizer loaded into the Go core, for the process that loaded it."""
+
+    handle: int
+    nfc: bool
+    special_prefix: list[int]
+    special_suffix: list[int]
+    pid: int
+
+    def __post_init__(self) -> None:
+        weakref.finalize(self, _native.tokenizer_close, self.handle, self.pid)
+
+
+_go_tokenizers: weakref.WeakKeyDictionary[Any, _GoTokenizer | None] = weakref.WeakKeyDictionary()
+_go_lock = threading.Lock()
+
+
+def _go_tokenizer(tokenizer: Any) -> _GoTokenizer | None:
+    """The Go core's copy of a fast Hugging Face byte-level BPE tokenizer (Qwen2/3, Llama 3 style), loaded
+    once per tokenizer and process; None for a tokenizer the core does not implement (it is then called
+    from Python, in batches)."""
+    backend = _backend(tokenizer)
+    if backend is None or os.environ.get("LLENVS_GO_NATIVE_TOKENIZER", "1") == "0":
+        return None
+    try:
+        cached = _go_tokenizers.get(tokenizer, False)
+    except TypeError:  # not weakly referenceable
+        return None
+    if cached is not False and (cached is None or cached.pid == os.getpid()):
+        return cached
+    with _go_lock:
+        go: _GoTokenizer | None = None
+        try:
+            handle, info = _native.tokenizer_new(backend.to_str().encode())
+        except ValueError:
+            handle = None
+        if handle is not None:
+            with_special = encode_many(tokenizer, ["x"], special=True)[0]
+            plain = encode_many(tokenizer, ["x"])[0]
+            k = _find(with_special, plain)
+            go = _GoTokenizer(handle, bool(info.get("nfc")), with_special[:k], with_special[k + len(plain):],
+                              os.getpid())
+        _go_tokenizers[tokenizer] = go
+        return go
+
+
+def _find(seq: list[int], sub: list[int]) -> int:
+    for i in range(len(seq) - len(sub) + 1):
+        if seq[i:i + len(sub)] == sub:
+            return i
+    return 0
