@@ -274,3 +274,29 @@ def test_tool_call_structured_arguments(tok):
                                (Action.from_tool_call(call), state("done", 2, terminal=True), 1.0)])
     m = check_invariant(TrajectoryMasker(tok), traj)
     assert "<tool_response>\nbad\n</tool_response>" in tok.decode(list(m.response_ids))
+
+
+def test_go_tokenizer_equals_hugging_face(tok, monkeypatch):
+    """The Go core's byte-level BPE gives the ids the tokenizer gives, on text mixing scripts, digits,
+    contractions, whitespace runs, special tokens and text that is not NFC; and the masker's results are the
+    same whether the core or the tokenizer tokenizes."""
+    import random
+
+    from llenvs_go.integrations.token_mask import _go_tokenizer
+
+    assert _go_tokenizer(tok) is not None
+    rng = random.Random(7)
+    alphabet = list("abcXYZ  \t\n\r019'sStTre.,!?;:-_()[]{}<>/\\\"") + [
+        "é", "ü", "中", "文", "🙂", "١", "²", "Ⅻ", "\u00a0", "\u3000", "\u2028", "'LL", "'ve", "<|im_end|>",
+        "<|im_start|>", "<think>", "<tool_call>", "\n\n", "e\u0301", "ﬁ", "Ω", "\u212b"]
+    texts = ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 30))) for _ in range(1500)]
+    traj = trajectory("Q", [(Action.from_text(t), state(f"s{i}", i + 1), 0.0) for i, t in enumerate(texts)])
+    native = TrajectoryMasker(tok, chat_template=False).mask_trajectory(traj)
+    model = [s for s in native.spans if s.source == "model"]
+    assert [list(s.token_ids) for s in model] == [tok.encode(t, add_special_tokens=False) for t in texts]
+    monkeypatch.setenv("LLENVS_GO_NATIVE_TOKENIZER", "0")
+    assert TrajectoryMasker(tok, chat_template=False).mask_trajectory(traj) == native
+    chat = feedback_episode()
+    slow = TrajectoryMasker(tok).mask_trajectory(chat)
+    monkeypatch.delenv("LLENVS_GO_NATIVE_TOKENIZER")
+    assert TrajectoryMasker(tok).mask_trajectory(chat) == slow
