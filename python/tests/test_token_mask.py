@@ -144,3 +144,11 @@ def test_abi_rejects_bad_input():
     rc = L.llenvs_mask_batch(toks, offs, 1, segs, soffs, ffi.NULL, roffs, 1, -1, out, out_len)
     with pytest.raises(ValueError, match="fragment 5 out of range"):
         _native.raise_for(rc, _native.take_buffer(out, out_len))
+
+
+def test_masker_pickles():
+    import pickle
+
+    m = masker(max_length=5)
+    again = pickle.loads(pickle.dumps(m))
+    assert again.mask_trajectory(interleaved()) == m.mask_trajectory(interleaved())
