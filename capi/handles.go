@@ -14,6 +14,7 @@ type handleKind int32
 const (
 	kindEnvironment handleKind = 1
 	kindEpisode     handleKind = 2
+	kindTokenizer   handleKind = 3
 )
 
 func (k handleKind) String() string {
@@ -22,6 +23,8 @@ func (k handleKind) String() string {
 		return "environment"
 	case kindEpisode:
 		return "episode"
+	case kindTokenizer:
+		return "tokenizer"
 	}
 	return fmt.Sprintf("kind %d", int32(k))
 }
@@ -31,7 +34,7 @@ func (k handleKind) String() string {
 var (
 	handles    sync.Map // uint64 -> handleEntry
 	nextHandle atomic.Uint64
-	liveCount  [3]atomic.Int64 // by kind; index 0 is the total
+	liveCount  [4]atomic.Int64 // by kind; index 0 is the total
 )
 
 type handleEntry struct {

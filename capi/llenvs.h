@@ -63,6 +63,7 @@
 #define LLENVS_KIND_ALL 0
 #define LLENVS_KIND_ENVIRONMENT 1
 #define LLENVS_KIND_EPISODE 2
+#define LLENVS_KIND_TOKENIZER 3
 
 #define LLENVS_ITEM_FOUND 1
 #define LLENVS_ITEM_ERROR 2
@@ -90,5 +91,24 @@ int32_t llenvs_items_arrow(uint64_t handle, const int64_t *indices, size_t n, co
 int32_t llenvs_score_texts(uint64_t handle, const int64_t *indices, const char *const *texts, const int64_t *lens, size_t n, double *totals, double *values, uint8_t *flags, int64_t *spans, int32_t rich, char **out, size_t *out_len);
 int32_t llenvs_set_python_api(void *gil_ensure, void *gil_release, void *as_utf8, void *err_clear, void *tuple_item);
 int32_t llenvs_score_pytuple(uint64_t handle, const int64_t *indices, void *texts, size_t n, double *totals, double *values, uint8_t *flags, int64_t *spans, int32_t rich, char **out, size_t *out_len);
+/* Masking (llenvs_mask_batch): n trajectories over a table of tokenised
+ * fragments, fragment f = tokens[token_offsets[f] .. token_offsets[f+1]).
+ * Trajectory i is segments[segment_offsets[i] .. segment_offsets[i+1]),
+ * each segment three int32 (fragment, source 0 prompt / 1 model /
+ * 2 environment, step), with one reward per step in
+ * rewards[reward_offsets[i] .. reward_offsets[i+1]). max_length < 0 leaves
+ * responses uncut. *out gets one packed buffer (layout: masking.Packed). */
+int32_t llenvs_mask_batch(const int32_t *tokens, const int64_t *token_offsets, size_t n_fragments, const int32_t *segments, const int64_t *segment_offsets, const double *rewards, const int64_t *reward_offsets, size_t n, int64_t max_length, char **out, size_t *out_len);
+/* Tokenizers (llenvs_tokenizer_new): a byte-level BPE tokenizer.json
+ * (Qwen2/3, Llama 3 style; anything else is LLENVS_ERR_INVALID and the
+ * caller tokenizes itself) as a LLENVS_KIND_TOKENIZER handle; *out gets
+ * {"nfc": bool}, whether texts must be NFC-normalized first.
+ * llenvs_mask_pytexts is llenvs_mask_batch whose fragments are the n_texts
+ * str of a Python tuple, tokenized in Go without special tokens, followed
+ * by n_carried id fragments (carried[carried_offsets[i] .. [i+1])); there a
+ * segment's fragment -1-k names carried fragment k. */
+int32_t llenvs_tokenizer_new(const char *json, size_t json_len, uint64_t *handle, char **out, size_t *out_len);
+int32_t llenvs_tokenizer_close(uint64_t handle);
+int32_t llenvs_mask_pytexts(uint64_t tokenizer, void *texts, size_t n_texts, const int32_t *carried, const int64_t *carried_offsets, size_t n_carried, const int32_t *segments, const int64_t *segment_offsets, const double *rewards, const int64_t *reward_offsets, size_t n, int64_t max_length, char **out, size_t *out_len);
 
 #endif

@@ -240,3 +240,73 @@ int32_t llenvs_episodes_step_pytuple(const uint64_t *episodes, int64_t *steps, c
     free(lens);
     return rc;
 }
+
+int32_t llenvs_mask_batch(const int32_t *tokens, const int64_t *token_offsets, size_t n_fragments,
+                          const int32_t *segments, const int64_t *segment_offsets, const double *rewards,
+                          const int64_t *reward_offsets, size_t n, int64_t max_length, char **out,
+                          size_t *out_len) {
+    if (forked) return fork_error(out, out_len);
+    return llenvsgo_mask_batch((int32_t *)tokens, (int64_t *)token_offsets, n_fragments, (int32_t *)segments,
+                               (int64_t *)segment_offsets, (double *)rewards, (int64_t *)reward_offsets, n,
+                               max_length, out, out_len);
+}
+
+int32_t llenvs_tokenizer_new(const char *json, size_t json_len, uint64_t *handle, char **out, size_t *out_len) {
+    if (forked) return fork_error(out, out_len);
+    return llenvsgo_tokenizer_new((char *)json, json_len, handle, out, out_len);
+}
+
+int32_t llenvs_tokenizer_close(uint64_t handle) {
+    if (forked) return LLENVS_ERR_FORKED;
+    return llenvsgo_tokenizer_close(handle);
+}
+
+/* Masks trajectories whose text fragments are the str items of a Python
+ * tuple, read without copying as llenvs_score_pytuple reads them. */
+int32_t llenvs_mask_pytexts(uint64_t tokenizer, void *texts, size_t n_texts, const int32_t *carried,
+                            const int64_t *carried_offsets, size_t n_carried, const int32_t *segments,
+                            const int64_t *segment_offsets, const double *rewards, const int64_t *reward_offsets,
+                            size_t n, int64_t max_length, char **out, size_t *out_len) {
+    if (forked) return fork_error(out, out_len);
+    if (py.gil_ensure == NULL) {
+        set_error(out, out_len, "invalid", "llenvs_mask_pytexts: llenvs_set_python_api was not called");
+        return LLENVS_ERR_INVALID;
+    }
+    size_t m = n_texts ? n_texts : 1;
+    const char **ptrs = malloc(m * sizeof *ptrs);
+    int64_t *lens = malloc(m * sizeof *lens);
+    if (ptrs == NULL || lens == NULL) {
+        free(ptrs);
+        free(lens);
+        set_error(out, out_len, "invalid", "llenvs_mask_pytexts: out of memory");
+        return LLENVS_ERR_INVALID;
+    }
+    int bad = -1;
+    int state = py.gil_ensure();
+    for (size_t i = 0; i < n_texts; i++) {
+        ptrdiff_t size = 0;
+        const char *p = py.as_utf8(py.tuple_item(texts, (ptrdiff_t)i), &size);
+        if (p == NULL) {
+            py.err_clear();
+            bad = (int)i;
+            break;
+        }
+        ptrs[i] = p;
+        lens[i] = (int64_t)size;
+    }
+    py.gil_release(state);
+    int32_t rc;
+    if (bad >= 0) {
+        char msg[128];
+        snprintf(msg, sizeof msg, "text %d is not a str encodable as UTF-8", bad);
+        set_error(out, out_len, "encoding", msg);
+        rc = LLENVS_ERR_ENCODING;
+    } else {
+        rc = llenvsgo_mask_texts(tokenizer, (char **)ptrs, lens, n_texts, (int32_t *)carried, (int64_t *)carried_offsets,
+                                 n_carried, (int32_t *)segments, (int64_t *)segment_offsets, (double *)rewards,
+                                 (int64_t *)reward_offsets, n, max_length, out, out_len);
+    }
+    free(ptrs);
+    free(lens);
+    return rc;
+}

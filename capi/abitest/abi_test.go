@@ -69,6 +69,7 @@ func TestMain(m *testing.M) {
 	purego.RegisterLibFunc(&lib.envReset, h, "llenvs_env_reset")
 	purego.RegisterLibFunc(&lib.epStep, h, "llenvs_episode_step")
 	purego.RegisterLibFunc(&lib.epClose, h, "llenvs_episode_close")
+	registerMasking(h)
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)

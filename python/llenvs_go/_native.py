@@ -38,6 +38,7 @@ CDEF = """
 #define LLENVS_KIND_ALL 0
 #define LLENVS_KIND_ENVIRONMENT 1
 #define LLENVS_KIND_EPISODE 2
+#define LLENVS_KIND_TOKENIZER 3
 
 #define LLENVS_ITEM_FOUND 1
 #define LLENVS_ITEM_ERROR 2
@@ -65,6 +66,10 @@ int32_t llenvs_items_arrow(uint64_t handle, const int64_t *indices, size_t n, co
 int32_t llenvs_score_texts(uint64_t handle, const int64_t *indices, const char *const *texts, const int64_t *lens, size_t n, double *totals, double *values, uint8_t *flags, int64_t *spans, int32_t rich, char **out, size_t *out_len);
 int32_t llenvs_set_python_api(void *gil_ensure, void *gil_release, void *as_utf8, void *err_clear, void *tuple_item);
 int32_t llenvs_score_pytuple(uint64_t handle, const int64_t *indices, void *texts, size_t n, double *totals, double *values, uint8_t *flags, int64_t *spans, int32_t rich, char **out, size_t *out_len);
+int32_t llenvs_mask_batch(const int32_t *tokens, const int64_t *token_offsets, size_t n_fragments, const int32_t *segments, const int64_t *segment_offsets, const double *rewards, const int64_t *reward_offsets, size_t n, int64_t max_length, char **out, size_t *out_len);
+int32_t llenvs_tokenizer_new(const char *json, size_t json_len, uint64_t *handle, char **out, size_t *out_len);
+int32_t llenvs_tokenizer_close(uint64_t handle);
+int32_t llenvs_mask_pytexts(uint64_t tokenizer, void *texts, size_t n_texts, const int32_t *carried, const int64_t *carried_offsets, size_t n_carried, const int32_t *segments, const int64_t *segment_offsets, const double *rewards, const int64_t *reward_offsets, size_t n, int64_t max_length, char **out, size_t *out_len);
 """
 
 OK = 0
@@ -80,6 +85,7 @@ ERR_STALE = -8
 KIND_ALL = 0
 KIND_ENVIRONMENT = 1
 KIND_EPISODE = 2
+KIND_TOKENIZER = 3
 
 ITEM_FOUND = 1
 ITEM_ERROR = 2
@@ -343,3 +349,24 @@ def set_threads(n: int) -> int:
     ``n <= 0`` only queries.
     """
     return int(lib().llenvs_set_max_procs(int(n)))
+
+
+def tokenizer_new(tokenizer_json: bytes) -> tuple[int, dict[str, Any]]:
+    """Load a tokenizer.json into the Go core; returns its handle and ``{"nfc": bool}``. A tokenizer the
+    core does not implement raises ValueError saying why."""
+    L = lib()
+    h = ffi.new("uint64_t *")
+    out = ffi.new("char **")
+    out_len = ffi.new("size_t *")
+    rc = L.llenvs_tokenizer_new(tokenizer_json, len(tokenizer_json), h, out, out_len)
+    data = take_buffer(out, out_len)
+    if rc != OK:
+        raise_for(rc, data)
+    return int(h[0]), json.loads(data)
+
+
+def tokenizer_close(handle: int, pid: int) -> None:
+    """Release a tokenizer handle; a no-op in a process other than the one that made it."""
+    if _lib is None or _forked or os.getpid() != pid:
+        return
+    _lib.llenvs_tokenizer_close(handle)

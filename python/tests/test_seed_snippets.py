@@ -96,3 +96,40 @@ def test_configuration_driven_snippet(rg_leg):
     assert provider[3].ground_truth == rg_leg[3]["answer"]
     assert scorer.score(3, f"<answer>{rg_leg[3]['answer']}</answer>").total == 1.0
     assert scorer.environment.spec.name == "leg_counting"
+
+
+class _CharTokenizer:
+    """One token per character, no chat template: the page's 'any tokenizer with encode(str) -> list[int]'."""
+
+    def encode(self, text: str) -> list[int]:
+        return [ord(c) for c in text]
+
+    def decode(self, ids: list[int]) -> str:
+        return "".join(chr(i) for i in ids)
+
+
+def test_multi_turn_recipes_of_the_page():
+    import asyncio
+
+    from llenvs_go.core.registry import environment_registry
+    from llenvs_go.integrations import TrajectoryMasker  # noqa: F401 - the page's import
+    from llenvs_go.integrations.trl import make_trl_rollout_fn
+    from llenvs_go.integrations.verl import LLEnvsAgentLoop
+
+    multi_turn_env = environment_registry.get(name="guess_number", adapter="native", seed=1, size=10)
+    tokenizer = _CharTokenizer()
+    loop = LLEnvsAgentLoop(multi_turn_env, tokenizer, max_steps=20)
+    guesses = iter(range(1, 101))
+
+    async def generate_fn(messages):
+        return f"<answer>{next(guesses)}</answer>"
+
+    result = asyncio.run(loop.run(task_index=0, generate_fn=generate_fn))
+    assert {"prompt_ids", "response_ids", "response_mask", "rewards"} <= set(result)
+    assert len(result["response_ids"]) == len(result["response_mask"])
+    assert 1 in result["response_mask"] and 0 in result["response_mask"]
+
+    rollout_fn = make_trl_rollout_fn(multi_turn_env, tokenizer, max_steps=20)
+    guesses = iter(range(1, 101))
+    result = asyncio.run(rollout_fn(task_index=0, generate_fn=generate_fn))
+    assert len(result["rewards"]) == result["num_turns"] >= 1

@@ -119,4 +119,13 @@ def test_action_properties_empty_string_counts_as_text():
 def test_equality_and_repr_are_dataclass_ones():
     assert make_state() == make_state()
     assert make_state() != make_state(step=1)
-    assert repr(Action.from_text("x")) == "Action(text='x', tool_calls=())"
+    assert repr(Action.from_text("x")) == "Action(text='x', tool_calls=(), token_ids=None, logprobs=None)"
+
+
+def test_action_carries_generated_ids():
+    a = Action.from_text("hi", token_ids=[5, 6], logprobs=[-0.5, -0.25])
+    assert a.token_ids == (5, 6) and a.logprobs == (-0.5, -0.25)
+    assert Action.from_text("hi").token_ids is None and Action().logprobs is None
+    assert a == Action(text="hi", token_ids=(5, 6), logprobs=(-0.5, -0.25)) != Action.from_text("hi")
+    with pytest.raises(AttributeError):
+        a.token_ids = ()  # type: ignore[misc]

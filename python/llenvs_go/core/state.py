@@ -7,6 +7,7 @@ These are llenvs' ``core/state.py`` types. All are frozen: assigning to a field 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
@@ -109,15 +110,31 @@ class State(Generic[HiddenT]):
 
 @dataclass(frozen=True)
 class Action:
-    """What the model did: its text (``None`` when it produced none) and its tool calls."""
+    """What the model did: its text (``None`` when it produced none) and its tool calls.
+
+    ``token_ids`` and ``logprobs`` (optional, not in llenvs) are the ids the model
+    generated for this action and their log-probabilities, as the inference engine
+    returned them. :class:`~llenvs_go.integrations.TrajectoryMasker` uses carried ids
+    as they are (never re-tokenising the text), a final end-of-turn token included.
+    """
 
     text: str | None = None
     tool_calls: tuple[ToolCall, ...] = ()
+    token_ids: tuple[int, ...] | None = None
+    logprobs: tuple[float, ...] | None = None
+
+    def __post_init__(self) -> None:
+        if self.token_ids is not None and not isinstance(self.token_ids, tuple):
+            object.__setattr__(self, "token_ids", tuple(self.token_ids))
+        if self.logprobs is not None and not isinstance(self.logprobs, tuple):
+            object.__setattr__(self, "logprobs", tuple(self.logprobs))
 
     @classmethod
-    def from_text(cls, text: str) -> Action:
-        """An action made of text only."""
-        return cls(text=text)
+    def from_text(cls, text: str, token_ids: Sequence[int] | None = None,
+                  logprobs: Sequence[float] | None = None) -> Action:
+        """An action made of text only, with the generated ids and their logprobs when known."""
+        return cls(text=text, token_ids=None if token_ids is None else tuple(token_ids),
+                   logprobs=None if logprobs is None else tuple(logprobs))
 
     @classmethod
     def from_tool_call(cls, call: ToolCall) -> Action:

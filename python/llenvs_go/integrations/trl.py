@@ -26,6 +26,7 @@ from llenvs_go.integrations._references import (
     mismatch_message,
 )
 from llenvs_go.integrations.dataset_provider import DatasetProvider
+from llenvs_go.integrations.trl_rollout import make_trl_rollout_fn
 
 _UNSET: Any = object()
 
@@ -33,7 +34,7 @@ _UNSET: Any = object()
 TRL_KEYWORDS = frozenset({"prompts", "completions", "completion_ids", "trainer_state", "log_extra", "log_metric",
                           "environments", "environment"})
 
-__all__ = ["TRL_KEYWORDS", "EnvironmentMismatchError", "make_trl_dataset", "make_trl_reward_fn"]
+__all__ = ["TRL_KEYWORDS", "EnvironmentMismatchError", "make_trl_dataset", "make_trl_reward_fn", "make_trl_rollout_fn"]
 
 
 def _texts(completions: Any) -> list[str] | tuple[str, ...]:

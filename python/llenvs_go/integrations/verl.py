@@ -37,11 +37,12 @@ from llenvs_go.integrations._references import (
     bound_from_reference,
     task_index_of,
 )
+from llenvs_go.integrations.agent_loop import LLEnvsAgentLoop
 from llenvs_go.integrations.dataset_provider import DatasetProvider
 
 _UNSET: Any = object()
 
-__all__ = ["EnvironmentMismatchError", "UnscorableRowError", "compute_score", "make_verl_dataset",
+__all__ = ["EnvironmentMismatchError", "LLEnvsAgentLoop", "UnscorableRowError", "compute_score", "make_verl_dataset",
            "make_verl_reward_fn", "write_verl_parquet"]
 
 

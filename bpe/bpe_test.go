@@ -1,0 +1,132 @@
+package bpe
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+const qwenPattern = `(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+`
+
+// tiny builds a tokenizer.json over the 256 byte symbols with the given
+// merges (in rank order) and added tokens.
+func tiny(t *testing.T, pattern string, merges [][2]string, added []string, mutate func(map[string]any)) []byte {
+	t.Helper()
+	vocab := map[string]int{}
+	for _, s := range byteSymbols {
+		vocab[s] = len(vocab)
+	}
+	ms := [][]string{}
+	for _, m := range merges {
+		vocab[m[0]+m[1]] = len(vocab)
+		ms = append(ms, []string{m[0], m[1]})
+	}
+	at := []map[string]any{}
+	for _, a := range added {
+		at = append(at, map[string]any{"id": 1000 + len(at), "content": a, "special": true})
+	}
+	f := map[string]any{
+		"normalizer": map[string]any{"type": "NFC"},
+		"pre_tokenizer": map[string]any{"type": "Sequence", "pretokenizers": []any{
+			map[string]any{"type": "Split", "pattern": map[string]any{"Regex": pattern}, "behavior": "Isolated", "invert": false},
+			map[string]any{"type": "ByteLevel", "add_prefix_space": false, "use_regex": false},
+		}},
+		"added_tokens": at,
+		"model":        map[string]any{"type": "BPE", "vocab": vocab, "merges": ms},
+	}
+	if mutate != nil {
+		mutate(f)
+	}
+	b, err := json.Marshal(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// The pre-tokenizer's pieces, as Hugging Face tokenizers splits them with
+// Qwen3's pattern.
+func TestPieces(t *testing.T) {
+	tok, err := Load(tiny(t, qwenPattern, nil, nil, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		text string
+		want []string
+	}{
+		{"Hello world", []string{"Hello", " world"}},
+		{"don't I'M we'RE", []string{"don", "'t", " I", "'M", " we", "'RE"}},
+		{"a  \n\n  b", []string{"a", "  \n\n", " ", " b"}},
+		{"x   y", []string{"x", "  ", " y"}},
+		{"12345 6", []string{"1", "2", "3", "4", "5", " ", "6"}},
+		{"  end  ", []string{" ", " end", "  "}},
+		{"(foo) bar!?\n", []string{"(foo", ")", " bar", "!?\n"}},
+		{"tab\tsep", []string{"tab", "\tsep"}},
+		{"é中文 🙂!!", []string{"é中文", " 🙂!!"}},
+		{"a\r\nb", []string{"a", "\r\n", "b"}},
+		{"\u00a0x", []string{"\u00a0x"}},
+	}
+	for _, tc := range tests {
+		var got []string
+		for s := tc.text; len(s) > 0; {
+			n := tok.piece(s)
+			got = append(got, s[:n])
+			s = s[n:]
+		}
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%q: %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}
+
+func TestEncode(t *testing.T) {
+	merges := [][2]string{{"l", "l"}, {"Ġ", "w"}, {"h", "e"}, {"he", "ll"}, {"Ġw", "o"}}
+	data := tiny(t, qwenPattern, merges, []string{"<|im_end|>", "<|im"}, nil)
+	tok, err := Load(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f fileJSON
+	_ = json.Unmarshal(data, &f)
+	id := func(s string) int32 { return f.Model.Vocab[s] }
+	got := tok.Encode(nil, "hello wo<|im_end|>ll<|im", Cache{})
+	want := []int32{id("hell"), id("o"), id("Ġwo"), 1000, id("ll"), 1001}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+	tokens, offs := tok.EncodeAll([]string{"hello", "", "wo"})
+	if !reflect.DeepEqual(offs, []int64{0, 2, 2, 4}) || !reflect.DeepEqual(tokens, []int32{id("hell"), id("o"), id("w"), id("o")}) {
+		t.Fatalf("EncodeAll: %v %v", tokens, offs)
+	}
+}
+
+func TestLoadRefusesWhatItDoesNotImplement(t *testing.T) {
+	tests := []struct {
+		name   string
+		mutate func(map[string]any)
+		want   string
+	}{
+		{"wordpiece", func(f map[string]any) { f["model"].(map[string]any)["type"] = "WordPiece" }, "not BPE"},
+		{"byte fallback", func(f map[string]any) { f["model"].(map[string]any)["byte_fallback"] = true }, "byte_fallback"},
+		{"normalizer", func(f map[string]any) { f["normalizer"] = map[string]any{"type": "Lowercase"} }, "normalizer"},
+		{"pattern", func(f map[string]any) {
+			f["pre_tokenizer"].(map[string]any)["pretokenizers"].([]any)[0].(map[string]any)["pattern"] = map[string]any{"Regex": `\w+`}
+		}, "unknown pre-tokenizer pattern"},
+		{"lstrip", func(f map[string]any) {
+			f["added_tokens"] = []map[string]any{{"id": 1, "content": "<x>", "lstrip": true}}
+		}, "strips"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Load(tiny(t, qwenPattern, nil, nil, tc.mutate))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want %q", err, tc.want)
+			}
+		})
+	}
+	if _, err := Load([]byte("{")); err == nil {
+		t.Fatal("malformed JSON loaded")
+	}
+}

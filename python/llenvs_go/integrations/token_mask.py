@@ -1,0 +1,589 @@
+"""Token masks for multi-turn training: which response tokens the model produced.
+
+:class:`TrajectoryMasker` turns a :class:`~llenvs_go.core.trajectory.Trajectory` into
+``prompt_ids``, ``response_ids`` and ``response_mask`` (1 = model token, 0 = environment
+token), spans and rewards. Python renders the turns and calls the tokenizer (in batches);
+the Go core lays the tokens out, cuts the response at ``max_length`` and places the
+per-token rewards (``llenvs_mask_batch``). ``docs/masking.md`` describes the layouts.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+import unicodedata
+import weakref
+from array import array
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from itertools import accumulate, chain
+from typing import Any, Literal
+
+from llenvs_go import _native
+from llenvs_go._native import ffi
+from llenvs_go.core.state import Action, State
+from llenvs_go.core.tools import ToolCall, ToolResult
+from llenvs_go.core.trajectory import Trajectory, Transition
+
+_PROMPT, _MODEL, _ENV = 0, 1, 2
+_SOURCES: tuple[Literal["model", "environment"], ...] = ("model", "model", "environment")
+
+
+@dataclass(frozen=True)
+class TokenSpan:
+    """One piece of the response: its text, its token ids, who produced it and its step (from 0)."""
+
+    text: str
+    token_ids: tuple[int, ...]
+    source: Literal["model", "environment"]
+    step_index: int
+
+
+@dataclass(frozen=True)
+class MaskedTrajectory:
+    """A trajectory as training tensors.
+
+    Attributes:
+        prompt_ids: the prompt's tokens (never cut).
+        response_ids: every response token, model and environment, in order.
+        response_mask: 1 for a model token, 0 for an environment token; as long as ``response_ids``.
+        spans: the response's pieces, in order.
+        rewards: one reward total per step (transition).
+        num_turns: the number of steps.
+        truncated: whether the response was cut at the masker's ``max_length``.
+        token_rewards: one float per response token: each step's reward on the last model token of
+            that step, 0.0 elsewhere.
+        response_logprobs: per response token, the carried logprob of a model token and 0.0 elsewhere;
+            None when no action carried logprobs.
+    """
+
+    prompt_ids: tuple[int, ...]
+    response_ids: tuple[int, ...]
+    response_mask: tuple[int, ...]
+    spans: tuple[TokenSpan, ...]
+    rewards: tuple[float, ...]
+    num_turns: int = 0
+    truncated: bool = False
+    token_rewards: tuple[float, ...] = ()
+    response_logprobs: tuple[float, ...] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The tensors as lists: ``prompt_ids``, ``response_ids``, ``response_mask``, ``rewards``,
+        ``num_turns``, ``truncated``, ``token_rewards`` and ``response_logprobs``."""
+        return {
+            "prompt_ids": list(self.prompt_ids),
+            "response_ids": list(self.response_ids),
+            "response_mask": list(self.response_mask),
+            "rewards": list(self.rewards),
+            "num_turns": self.num_turns,
+            "truncated": self.truncated,
+            "token_rewards": list(self.token_rewards),
+            "response_logprobs": None if self.response_logprobs is None else list(self.response_logprobs),
+        }
+
+
+# ---------------------------------------------------------------------------------------------
+# The conversation: what an episode looks like as chat messages. The agent loops send these
+# messages to the model, and the masker renders the same ones, so the two always agree.
+
+
+def tool_calls_text(calls: Iterable[ToolCall]) -> str:
+    """Tool calls as llenvs' masker writes them: one ``json.dumps({"id", "name", "arguments"})`` a line."""
+    return "\n".join(json.dumps({"id": c.id, "name": c.name, "arguments": c.arguments}) for c in calls)
+
+
+def tool_result_text(result: ToolResult) -> str:
+    """What the model is shown of a tool result: the output (a dict as JSON), or the error message."""
+    if result.is_error and result.error is not None:
+        return result.error
+    return json.dumps(result.output) if isinstance(result.output, dict) else str(result.output)
+
+
+def initial_messages(state: State[Any]) -> list[dict[str, Any]]:
+    """The first messages of an episode: the observation's messages, or the prompt as one user message."""
+    msgs = state.observation.messages
+    if msgs:
+        return [dict(m) for m in msgs]
+    return [{"role": "user", "content": state.observation.prompt}]
+
+
+def assistant_message(action: Action) -> dict[str, Any]:
+    """The assistant message of an action: its text as content, its tool calls in the OpenAI form."""
+    msg: dict[str, Any] = {"role": "assistant", "content": action.text or ""}
+    if action.tool_calls:
+        msg["tool_calls"] = [{"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
+                             for c in action.tool_calls]
+    return msg
+
+
+def environment_messages(transition: Transition[Any]) -> list[dict[str, Any]]:
+    """What the environment said after a step: one tool message per tool result, then the next prompt
+    as a user message when it changed (or when there was no tool result and it is not empty)."""
+    nxt = transition.next_state.observation
+    msgs: list[dict[str, Any]] = [
+        {"role": "tool", "tool_call_id": r.call_id, "name": r.tool_name, "content": tool_result_text(r)}
+        for r in nxt.tool_results]
+    if nxt.prompt != transition.state.observation.prompt or (not msgs and nxt.prompt):
+        msgs.append({"role": "user", "content": nxt.prompt})
+    return msgs
+
+
+def _tools(state: State[Any]) -> list[dict[str, Any]] | None:
+    tools = state.observation.available_tools
+    return [t.to_openai_schema() for t in tools] if tools else None
+
+
+# ---------------------------------------------------------------------------------------------
+# Tokenisation, in batches.
+
+
+def _backend(tokenizer: Any) -> Any:
+    """The Rust tokenizer of a fast Hugging Face tokenizer, or None."""
+    backend = getattr(tokenizer, "backend_tokenizer", None)
+    return backend if backend is not None and hasattr(backend, "encode_batch") else None
+
+
+def _is_hf(tokenizer: Any) -> bool:
+    return _backend(tokenizer) is not None or hasattr(tokenizer, "apply_chat_template")
+
+
+def encode_many(tokenizer: Any, texts: Sequence[str], *, special: bool = False) -> list[list[int]]:
+    """Token ids of many texts in as few tokenizer calls as the tokenizer allows.
+
+    A fast Hugging Face tokenizer encodes the whole list in one call (``special`` adds its
+    special tokens, e.g. a BOS); any other tokenizer is called as ``encode(text)`` once per text.
+    """
+    if not texts:
+        return []
+    backend = _backend(tokenizer)
+    if backend is not None:
+        fn = getattr(backend, "encode_batch_fast", None) or backend.encode_batch
+        return [e.ids for e in fn(list(texts), add_special_tokens=special)]
+    if hasattr(tokenizer, "apply_chat_template") and callable(tokenizer):
+        return [list(x) for x in tokenizer(list(texts), add_special_tokens=special)["input_ids"]]
+    return [list(tokenizer.encode(t)) for t in texts]
+
+
+class _Fragments:
+    """The batch's fragments: distinct texts to tokenise (indices from 0, in order) and carried id lists
+    (indices -1, -2, ...: the Go core numbers them after the texts)."""
+
+    def __init__(self) -> None:
+        self.texts: list[str] = []
+        self.special: list[bool] = []
+        self.carried_texts: list[str] = []
+        self.carried_ids: list[Sequence[int]] = []
+        self.carried_logprobs: list[Sequence[float] | None] = []
+        self._index: dict[tuple[str, bool], int] = {}
+
+    def text(self, text: str, special: bool = False) -> int:
+        key = (text, special)
+        i = self._index.get(key)
+        if i is None:
+            i = self._index[key] = len(self.texts)
+            self.texts.append(text)
+            self.special.append(special)
+        return i
+
+    def carried(self, text: str, ids: Sequence[int], logprobs: Sequence[float] | None) -> int:
+        self.carried_texts.append(text)
+        self.carried_ids.append(ids)
+        self.carried_logprobs.append(logprobs)
+        return -len(self.carried_ids)
+
+    def tokenize(self, tokenizer: Any) -> list[Sequence[int]]:
+        """The ids of every fragment, texts then carried ones (the Go core's numbering)."""
+        ids: list[Sequence[int]] = [()] * len(self.texts)
+        for special in (False, True):
+            todo = [i for i, sp in enumerate(self.special) if sp == special]
+            for i, got in zip(todo, encode_many(tokenizer, [self.texts[i] for i in todo], special=special),
+                              strict=True):
+                ids[i] = got
+        return ids + self.carried_ids
+
+
+class TemplateError(ValueError):
+    """The tokenizer's chat template cannot be split into model and environment turns."""
+
+
+class TrajectoryMasker:
+    """Masks trajectories for a tokenizer.
+
+    Args:
+        tokenizer: any object with ``encode(str) -> list[int]``; a Hugging Face tokenizer is called in
+            batches and, when it has a chat template, the template is applied.
+        max_length: the most response tokens kept (the prompt is never cut); past it the response is
+            cut and ``truncated`` is set. None keeps everything.
+        chat_template: None uses the tokenizer's chat template when it has one; False never applies one
+            (llenvs' span layout); True requires one; a string is a Jinja chat template to use instead.
+        template_kwargs: extra keyword arguments for ``apply_chat_template`` (e.g. ``enable_thinking``).
+
+    Carried ids (``Action.token_ids``) are used as they are. ``docs/masking.md`` describes both
+    layouts and what happens with templates that change the text they render.
+    """
+
+    def __init__(self, tokenizer: Any, *, max_length: int | None = None, chat_template: bool | str | None = None,
+                 template_kwargs: dict[str, Any] | None = None):
+        if max_length is not None and max_length < 0:
+            raise ValueError(f"max_length must be None or >= 0, got {max_length}")
+        self.tokenizer = tokenizer
+        self.max_length = max_length
+        self.template_kwargs = dict(template_kwargs or {})
+        has = hasattr(tokenizer, "apply_chat_template") and bool(getattr(tokenizer, "chat_template", None))
+        if chat_template is True and not has:
+            raise ValueError("chat_template=True but the tokenizer has no chat template")
+        self._custom = chat_template if isinstance(chat_template, str) else None
+        if self._custom is not None and not hasattr(tokenizer, "apply_chat_template"):
+            raise ValueError("a chat template string needs a tokenizer with apply_chat_template")
+        self.uses_chat_template = self._custom is not None or (chat_template is not False and has)
+        self._probes: dict[Any, Any] = {}
+
+    # -- the chat template -------------------------------------------------------------------
+
+    def render(self, messages: list[dict[str, Any]], *, generation_prompt: bool,
+               tools: list[dict[str, Any]] | None = None) -> str:
+        """The chat template applied to ``messages`` (as text)."""
+        kw = dict(self.template_kwargs)
+        if self._custom is not None:
+            kw["chat_template"] = self._custom
+        out = self.tokenizer.apply_chat_template(messages, tools=tools, tokenize=False,
+                                                 add_generation_prompt=generation_prompt, **kw)
+        return out if isinstance(out, str) else str(out)
+
+    def _probe(self) -> dict[Any, Any]:
+        """What the template does, found once by rendering marker messages: the end-of-turn string and
+        its id, whether it has a tool role, and whether environment turns must be one message."""
+        if self._probes:
+            return self._probes
+        mark = "LLENVS_MARK_A"
+        user = {"role": "user", "content": "LLENVS_MARK_U"}
+        text = self.render([user, {"role": "assistant", "content": mark}], generation_prompt=False)
+        after = text[text.rfind(mark) + len(mark):] if mark in text else ""
+        eot = ""
+        for tok in sorted(self._special_tokens(), key=len, reverse=True):
+            if tok and after.startswith(tok):
+                eot = tok
+                break
+        eot_id = None
+        if eot:
+            ids = encode_many(self.tokenizer, [eot])[0]
+            eot_id = ids[0] if len(ids) == 1 else None
+        base = [user, {"role": "assistant", "content": "a"}]
+        tool = {"role": "tool", "tool_call_id": "c", "name": "t", "content": "LLENVS_MARK_T"}
+        try:
+            tool_role = "LLENVS_MARK_T" in self.render(base + [tool], generation_prompt=True)
+        except Exception:
+            tool_role = False
+        two = [{"role": "user", "content": "b"}, {"role": "user", "content": "c"}]
+        try:
+            self.render(base + two, generation_prompt=True)
+            merge = False
+        except Exception:
+            merge = True
+        self._probes = {"eot": eot, "eot_id": eot_id, "tool_role": tool_role, "merge": merge}
+        return self._probes
+
+    def _special_tokens(self) -> list[str]:
+        toks = set(getattr(self.tokenizer, "all_special_tokens", None) or ())
+        decoder = getattr(self.tokenizer, "added_tokens_decoder", None) or {}
+        for t in decoder.values():
+            if getattr(t, "special", False):
+                toks.add(str(t))
+        return list(toks)
+
+    def template_messages(self, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Environment messages in the roles the template has: tool results become user messages when it
+        has no tool role, and consecutive ones are merged when it needs alternating roles. Without a
+        chat template, the messages unchanged."""
+        if not self.uses_chat_template:
+            return messages
+        p = self._probe()
+        out: list[dict[str, Any]] = []
+        for m in messages:
+            if m.get("role") == "tool" and not p["tool_role"]:
+                m = {"role": "user", "content": m.get("content", "")}
+            if p["merge"] and out and out[-1]["role"] == m["role"] and m["role"] in ("user", "tool"):
+                out[-1] = {**out[-1], "content": f"{out[-1]['content']}\n\n{m['content']}"}
+                continue
+            out.append(m)
+        return out
+
+    def turn_messages(self, transition: Transition[Any]) -> list[dict[str, Any]]:
+        """The environment's messages after ``transition``, in the template's roles."""
+        return self.template_messages(environment_messages(transition))
+
+    def conversation(self, trajectory: Trajectory[Any]) -> list[dict[str, Any]]:
+        """The whole conversation of a trajectory, as the agent loops send it to the model."""
+        msgs = self.template_messages(initial_messages(trajectory.initial_state))
+        ts = trajectory.transitions
+        for k, t in enumerate(ts):
+            msgs.append(assistant_message(t.action))
+            if k < len(ts) - 1:
+                msgs.extend(self.turn_messages(t))
+        return msgs
+
+    def _split(self, rendered: str, start: str, eot: str) -> tuple[str, str]:
+        """Split the text after ``start`` into the assistant turn (through the end-of-turn string) and
+        what follows it."""
+        if not rendered.startswith(start):
+            raise TemplateError(
+                "the chat template does not render the conversation as an extension of its prompt "
+                "(it is not prefix-preserving); mask with chat_template=False")
+        rest = rendered[len(start):]
+        if not eot:
+            raise TemplateError("the chat template ends assistant turns without a special token; "
+                                "mask with chat_template=False")
+        e = rest.find(eot)
+        if e < 0:
+            raise TemplateError(f"the chat template did not close the assistant turn with {eot!r}")
+        return rest[:e + len(eot)], rest[e + len(eot):]
+
+    # -- segments ----------------------------------------------------------------------------
+
+    def _plain(self, traj: Trajectory[Any], fr: _Fragments, segs: list[int], open_end: bool = False) -> None:
+        """llenvs' layout (tool error messages kept): prompt, then per step text, tool calls, environment."""
+        text = fr.text
+        segs += (text(traj.initial_state.observation.prompt, special=_is_hf(self.tokenizer)), _PROMPT, 0)
+        ts = traj.transitions
+        last = len(ts) - 1
+        for k, t in enumerate(ts):
+            a = t.action
+            if a.token_ids is not None:
+                body = a.text if a.text is not None else (tool_calls_text(a.tool_calls) if a.tool_calls else "")
+                segs += (fr.carried(body, a.token_ids, a.logprobs), _MODEL, k)
+            else:
+                if a.text is not None:
+                    segs += (text(a.text), _MODEL, k)
+                if a.tool_calls:
+                    segs += (text(tool_calls_text(a.tool_calls)), _MODEL, k)
+            if k < last or open_end:
+                nxt = t.next_state.observation
+                results = nxt.tool_results
+                env = "".join([tool_result_text(r) for r in results]) if results else ""
+                if nxt.prompt != t.state.observation.prompt:
+                    env += nxt.prompt
+                if env:
+                    segs += (text(env), _ENV, k)
+
+    def _chat(self, traj: Trajectory[Any], fr: _Fragments, segs: list[int], open_end: bool = False) -> None:
+        """The chat-template layout: the templated prompt, then per step the model's turn through its
+        end-of-turn token and the text the template puts before the next generation prompt."""
+        p = self._probe()
+        eot, eot_id = p["eot"], p["eot_id"]
+        tools = _tools(traj.initial_state)
+        key = json.dumps(tools, sort_keys=True)
+        probe_user = {"role": "user", "content": "LLENVS_MARK_U"}
+        gen = self._probes.setdefault(("gen", key), self.render([probe_user], generation_prompt=True, tools=tools))
+        prompt = self.render(self.template_messages(initial_messages(traj.initial_state)), generation_prompt=True,
+                             tools=tools)
+        segs += (fr.text(prompt), _PROMPT, 0)
+        ts = traj.transitions
+        for k, t in enumerate(ts):
+            a = t.action
+            last = k == len(ts) - 1 and not open_end
+            asst = assistant_message(a)
+            after = [{"role": "user", "content": "LLENVS_MARK_V"}] if last else self.turn_messages(t)
+            body, env = self._split(self.render([probe_user, asst] + after, generation_prompt=not last, tools=tools),
+                                    gen, eot)
+            if a.token_ids is not None:
+                ids = a.token_ids
+                text = a.text if a.text is not None else body
+                segs += (fr.carried(text, ids, a.logprobs), _MODEL, k)
+                if not last and eot and (not ids or ids[-1] != eot_id):
+                    env = eot + env
+            else:
+                content = asst["content"]
+                if last and content and not body.startswith(content) and not a.tool_calls:
+                    body = content + eot  # the last output as generated, not as the template reshapes history
+                segs += (fr.text(body), _MODEL, k)
+            if not last and env:
+                segs += (fr.text(env), _ENV, k)
+
+    # -- masking -----------------------------------------------------------------------------
+
+    def mask_trajectory(self, trajectory: Trajectory[Any]) -> MaskedTrajectory:
+        """The masked form of one trajectory."""
+        return self.mask_batch([trajectory])[0]
+
+    def next_prompt_ids(self, trajectory: Trajectory[Any]) -> list[int]:
+        """The ids to feed the model for its next turn: the prompt, every turn so far and the environment's
+        answer to the last one (with a chat template, through the next generation prompt). Token-in/token-out
+        loops generate from these; the response is never cut here."""
+        m = self.mask_batch([trajectory], open_end=True, max_length=None)[0]
+        return list(m.prompt_ids + m.response_ids)
+
+    def mask_batch(self, trajectories: Sequence[Trajectory[Any]], *, open_end: bool = False,
+                   max_length: int | None | Literal["default"] = "default") -> list[MaskedTrajectory]:
+        """The masked forms of many trajectories: one tokenizer batch and one call into the Go core.
+
+        ``open_end`` also lays out the environment's answer to the last step (see :meth:`next_prompt_ids`);
+        ``max_length`` overrides the masker's.
+        """
+        trajs = list(trajectories)
+        fr = _Fragments()
+        seg_lists: list[list[int]] = []
+        rewards: list[list[float]] = []
+        build = self._chat if self.uses_chat_template else self._plain
+        for traj in trajs:
+            segs: list[int] = []
+            build(traj, fr, segs, open_end)
+            seg_lists.append(segs)
+            rewards.append([float(t.rewards.total) for t in traj.transitions])
+        limit = self.max_length if max_length == "default" else max_length
+        limit = -1 if limit is None else int(limit)
+        go = _go_tokenizer(self.tokenizer)
+        if go is not None and not (any(fr.special) and (go.special_prefix or go.special_suffix)):
+            return self._assemble_texts(go, fr, seg_lists, rewards, limit)
+        ids = fr.tokenize(self.tokenizer)
+        if fr.carried_ids:
+            n_texts = len(fr.texts)
+            for segs in seg_lists:
+                segs[0::3] = [f if f >= 0 else n_texts - 1 - f for f in segs[0::3]]
+        tokens = array("i", chain.from_iterable(ids))
+        tok_offs = array("q", accumulate(map(len, ids), initial=0))
+        segments, seg_offs, rews, rew_offs = _tables(seg_lists, rewards)
+        out = ffi.new("char **")
+        out_len = ffi.new("size_t *")
+        rc = _native.lib().llenvs_mask_batch(
+            ffi.from_buffer("int32_t[]", tokens), ffi.from_buffer("int64_t[]", tok_offs), len(ids),
+            ffi.from_buffer("int32_t[]", segments), ffi.from_buffer("int64_t[]", seg_offs),
+            ffi.from_buffer("double[]", rews), ffi.from_buffer("int64_t[]", rew_offs), len(seg_lists), limit,
+            out, out_len)
+        buf = _native.take_buffer(out, out_len)
+        if rc != _native.OK:
+            _native.raise_for(rc, buf)
+        return self._unpack(buf, fr, rewards)
+
+    def _assemble_texts(self, go: _GoTokenizer, fr: _Fragments, seg_lists: list[list[int]],
+                        rewards: list[list[float]], limit: int) -> list[MaskedTrajectory]:
+        """Tokenize in Go: the texts go over as the str objects themselves, carried ids as int32 arrays."""
+        texts = tuple(map(_nfc, fr.texts)) if go.nfc else tuple(fr.texts)
+        carried = array("i", chain.from_iterable(fr.carried_ids))
+        carried_offs = array("q", accumulate(map(len, fr.carried_ids), initial=0))
+        segments, seg_offs, rews, rew_offs = _tables(seg_lists, rewards)
+        out = ffi.new("char **")
+        out_len = ffi.new("size_t *")
+        rc = _native.lib().llenvs_mask_pytexts(
+            go.handle, ffi.cast("void *", id(texts)), len(texts), ffi.from_buffer("int32_t[]", carried),
+            ffi.from_buffer("int64_t[]", carried_offs), len(fr.carried_ids), ffi.from_buffer("int32_t[]", segments),
+            ffi.from_buffer("int64_t[]", seg_offs), ffi.from_buffer("double[]", rews),
+            ffi.from_buffer("int64_t[]", rew_offs), len(seg_lists), limit, out, out_len)
+        buf = _native.take_buffer(out, out_len)
+        if rc != _native.OK:
+            _native.raise_for(rc, buf)
+        return self._unpack(buf, fr, rewards)
+
+    def _unpack(self, buf: bytes, fr: _Fragments, rewards: list[list[float]]) -> list[MaskedTrajectory]:
+        """MaskedTrajectories from the packed buffer of the Go core (layout: masking.Packed)."""
+        n = len(rewards)
+        mv = memoryview(buf)
+        hdr = mv[8:8 + 32 * (n + 1)].cast("q").tolist()
+        po, ro, so, to = hdr[0:n + 1], hdr[n + 1:2 * n + 2], hdr[2 * n + 2:3 * n + 3], hdr[3 * n + 3:]
+        P, R, S, T = po[n], ro[n], so[n], to[n]
+        off = 8 + 32 * (n + 1) + 8 * R  # token_rewards (dense) are rebuilt from reward_at
+        pids = mv[off:off + 4 * P].cast("i")
+        off += 4 * P
+        rids = mv[off:off + 4 * R].cast("i")
+        off += 4 * R
+        recs = mv[off:off + 20 * S].cast("i").tolist()
+        off += 20 * S
+        reward_at = mv[off:off + 4 * T].cast("i").tolist()
+        off += 4 * T
+        trunc = buf[off:off + n]
+        mask = buf[off + n:off + n + R]
+        decode = getattr(self.tokenizer, "decode", None)
+        any_logprobs = any(lp is not None for lp in fr.carried_logprobs)
+        texts, n_texts = fr.texts, len(fr.texts)
+        out = []
+        for i in range(n):
+            r0, r1 = ro[i], ro[i + 1]
+            response = tuple(rids[r0:r1])
+            token_rewards = [0.0] * (r1 - r0)
+            for r, pos in zip(rewards[i], reward_at[to[i]:to[i + 1]], strict=True):
+                if pos >= 0:
+                    token_rewards[pos] += r
+            spans = []
+            logprobs: list[float] | None = [0.0] * (r1 - r0) if any_logprobs else None
+            last = so[i + 1] - 1
+            for k in range(so[i], so[i + 1]):
+                start, end, source, step, frag = recs[5 * k:5 * k + 5]
+                tok = response[start:end]
+                text = texts[frag] if frag < n_texts else fr.carried_texts[frag - n_texts]
+                if k == last and trunc[i] and decode is not None:  # possibly cut at max_length
+                    text = decode(list(tok))
+                spans.append(TokenSpan(text, tok, _SOURCES[source], step))
+                lp = None if frag < n_texts else fr.carried_logprobs[frag - n_texts]
+                if logprobs is not None and lp is not None:
+                    logprobs[start:end] = [float(x) for x in lp[:end - start]]
+            out.append(MaskedTrajectory(
+                tuple(pids[po[i]:po[i + 1]]), response, tuple(mask[r0:r1]), tuple(spans), tuple(rewards[i]),
+                len(rewards[i]), bool(trunc[i]), tuple(token_rewards),
+                None if logprobs is None else tuple(logprobs)))
+        return out
+
+
+def _tables(seg_lists: list[list[int]], rewards: list[list[float]]) -> tuple[array, array, array, array]:
+    """The segment and reward tables of a batch as the C ABI takes them."""
+    return (array("i", chain.from_iterable(seg_lists)),
+            array("q", accumulate((len(s) // 3 for s in seg_lists), initial=0)),
+            array("d", chain.from_iterable(rewards)),
+            array("q", accumulate(map(len, rewards), initial=0)))
+
+
+def _nfc(text: str) -> str:
+    return text if text.isascii() else unicodedata.normalize("NFC", text)
+
+
+@dataclass
+class _GoTokenizer:
+    """A tokenizer loaded into the Go core, for the process that loaded it."""
+
+    handle: int
+    nfc: bool
+    special_prefix: list[int]
+    special_suffix: list[int]
+    pid: int
+
+    def __post_init__(self) -> None:
+        weakref.finalize(self, _native.tokenizer_close, self.handle, self.pid)
+
+
+_go_tokenizers: weakref.WeakKeyDictionary[Any, _GoTokenizer | None] = weakref.WeakKeyDictionary()
+_go_lock = threading.Lock()
+
+
+def _go_tokenizer(tokenizer: Any) -> _GoTokenizer | None:
+    """The Go core's copy of a fast Hugging Face byte-level BPE tokenizer (Qwen2/3, Llama 3 style), loaded
+    once per tokenizer and process; None for a tokenizer the core does not implement (it is then called
+    from Python, in batches)."""
+    backend = _backend(tokenizer)
+    if backend is None or os.environ.get("LLENVS_GO_NATIVE_TOKENIZER", "1") == "0":
+        return None
+    try:
+        cached = _go_tokenizers.get(tokenizer, False)
+    except TypeError:  # not weakly referenceable
+        return None
+    if cached is not False and (cached is None or cached.pid == os.getpid()):
+        return cached
+    with _go_lock:
+        go: _GoTokenizer | None = None
+        try:
+            handle, info = _native.tokenizer_new(backend.to_str().encode())
+        except ValueError:
+            handle = None
+        if handle is not None:
+            with_special = encode_many(tokenizer, ["x"], special=True)[0]
+            plain = encode_many(tokenizer, ["x"])[0]
+            k = _find(with_special, plain)
+            go = _GoTokenizer(handle, bool(info.get("nfc")), with_special[:k], with_special[k + len(plain):],
+                              os.getpid())
+        _go_tokenizers[tokenizer] = go
+        return go
+
+
+def _find(seq: list[int], sub: list[int]) -> int:
+    for i in range(len(seq) - len(sub) + 1):
+        if seq[i:i + len(sub)] == sub:
+            return i
+    return 0

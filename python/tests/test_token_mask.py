@@ -1,0 +1,154 @@
+"""TrajectoryMasker with a one-token-per-character tokenizer: exact masks (llenvs' tests/test_token_mask.py
+and the layout of llenvs-spec §8.4), tool calls and errors, carried ids, truncation at every boundary."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import pytest
+from mask_helpers import MockTokenizer, state, tool_episode, trajectory
+
+from llenvs_go import _native
+from llenvs_go.core.state import Action
+from llenvs_go.integrations import MaskedTrajectory, TokenSpan, TrajectoryMasker
+
+enc = MockTokenizer().encode
+
+
+def interleaved():
+    return trajectory("Q?", [(Action.from_text("try1"), state("feedback1", 1), 0.0),
+                             (Action.from_text("try2"), state("feedback1", 2, terminal=True), 1.0)])
+
+
+def masker(**kw):
+    return TrajectoryMasker(MockTokenizer(), **kw)
+
+
+def test_types_are_frozen():
+    span = TokenSpan(text="a", token_ids=(97,), source="model", step_index=0)
+    m = MaskedTrajectory(prompt_ids=(1,), response_ids=(97,), response_mask=(1,), spans=(span,), rewards=(1.0,))
+    for obj, name in ((span, "text"), (m, "prompt_ids")):
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(obj, name, None)
+    assert (m.num_turns, m.truncated, m.token_rewards, m.response_logprobs) == (0, False, (), None)
+
+
+def test_single_turn():
+    m = masker().mask_trajectory(trajectory("Q?", [(Action.from_text("A!"), state("Q?", 1, terminal=True), 1.0)]))
+    assert m.prompt_ids == tuple(enc("Q?"))
+    assert m.response_ids == tuple(enc("A!"))
+    assert m.response_mask == (1, 1)
+    assert m.rewards == (1.0,) and m.num_turns == 1 and not m.truncated
+    assert m.token_rewards == (0.0, 1.0)
+    assert [s.source for s in m.spans] == ["model"]
+
+
+def test_interleaved_exact():
+    m = masker().mask_trajectory(interleaved())
+    assert m.response_ids == tuple(enc("try1") + enc("feedback1") + enc("try2"))
+    assert m.response_mask == (1,) * 4 + (0,) * 9 + (1,) * 4
+    assert m.rewards == (0.0, 1.0)
+    assert [(s.source, s.step_index, s.text) for s in m.spans] == [
+        ("model", 0, "try1"), ("environment", 0, "feedback1"), ("model", 1, "try2")]
+    assert m.token_rewards[-1] == 1.0 and sum(m.token_rewards) == 1.0
+
+
+def test_empty_trajectory_and_batch():
+    empty = trajectory("Q?", [])
+    m = masker().mask_trajectory(empty)
+    assert (m.prompt_ids, m.response_ids, m.response_mask, m.spans, m.rewards) == (tuple(enc("Q?")), (), (), (), ())
+    batch = masker().mask_batch([interleaved(), empty, interleaved()])
+    assert [len(b.response_ids) for b in batch] == [17, 0, 17]
+    assert batch[0] == batch[2] == masker().mask_trajectory(interleaved())
+    assert masker().mask_batch([]) == []
+
+
+def test_tool_calls_errors_and_empty_action_exact():
+    m = masker().mask_trajectory(tool_episode())
+    call1 = json.dumps({"id": "c1", "name": "calculator", "arguments": {"expression": "2+2"}})
+    call2 = json.dumps({"id": "c2", "name": "calculator", "arguments": {"expression": "1/0"}})
+    want = [("model", 0, call1), ("environment", 0, "4"),
+            ("model", 1, "check"), ("model", 1, call2), ("environment", 1, "division by zero"),
+            ("model", 2, ""), ("environment", 2, "Answer in tags."),
+            ("model", 3, "<answer>4</answer>")]
+    assert [(s.source, s.step_index, s.text) for s in m.spans] == want
+    assert m.response_ids == tuple(enc("".join(t for _, _, t in want)))
+    assert m.response_mask == tuple(b for s, _, t in want for b in [int(s == "model")] * len(t))
+    assert all(s.token_ids == tuple(enc(s.text)) for s in m.spans)
+    # the empty action's reward (0.0) and every other land on model tokens; the sum is kept
+    assert sum(m.token_rewards) == pytest.approx(sum(m.rewards)) == pytest.approx(0.9)
+    assert m.token_rewards[len(call1) + len("4") + len("check") + len(call2) - 1] == pytest.approx(-0.1)
+    assert all(m.response_mask[i] == 1 for i, r in enumerate(m.token_rewards) if r)
+
+
+def test_last_transition_has_no_environment_span():
+    m = masker().mask_trajectory(trajectory("Q?", [(Action.from_text("a"), state("changed", 1, terminal=True), 1.0)]))
+    assert [s.source for s in m.spans] == ["model"]
+
+
+def test_unchanged_prompt_gives_no_environment_span():
+    m = masker().mask_trajectory(trajectory("Q?", [(Action.from_text("a"), state("Q?", 1), 0.0),
+                                                   (Action.from_text("b"), state("Q?", 2, terminal=True), 1.0)]))
+    assert [s.source for s in m.spans] == ["model", "model"]
+
+
+def test_carried_ids_are_used_as_they_are():
+    ids = (7, 8, 9, 2)  # deliberately not enc(text), with a final end-of-turn id
+    t = trajectory("Q?", [(Action.from_text("xy", token_ids=ids, logprobs=[-0.1, -0.2, -0.3, -0.4]),
+                           state("fb", 1), 0.5),
+                          (Action.from_text("z"), state("fb", 2, terminal=True), 1.0)])
+    m = masker().mask_trajectory(t)
+    assert m.response_ids == ids + tuple(enc("fb")) + tuple(enc("z"))
+    assert m.response_mask == (1, 1, 1, 1, 0, 0, 1)
+    assert m.response_logprobs == (-0.1, -0.2, -0.3, -0.4, 0.0, 0.0, 0.0)
+    assert m.token_rewards == (0.0, 0.0, 0.0, 0.5, 0.0, 0.0, 1.0)
+    assert m.spans[0].text == "xy" and m.spans[0].token_ids == ids
+
+
+def test_truncation_at_every_boundary():
+    full = masker().mask_trajectory(tool_episode())
+    n = len(full.response_ids)
+    for limit in range(n + 2):
+        m = masker(max_length=limit).mask_trajectory(tool_episode())
+        k = min(limit, n)
+        assert m.response_ids == full.response_ids[:k], limit
+        assert m.response_mask == full.response_mask[:k]
+        assert m.truncated == (limit < n)
+        assert m.prompt_ids == full.prompt_ids and m.rewards == full.rewards and m.num_turns == 4
+        assert len(m.token_rewards) == k
+        if k:
+            assert sum(m.token_rewards) == pytest.approx(0.9)
+        assert tuple(t for s in m.spans for t in s.token_ids) == m.response_ids
+        assert all(s.text == MockTokenizer().decode(list(s.token_ids)) for s in m.spans)
+
+
+def test_errors():
+    with pytest.raises(ValueError, match="max_length"):
+        masker(max_length=-1)
+    with pytest.raises(ValueError, match="no chat template"):
+        masker(chat_template=True)
+
+
+def test_abi_rejects_bad_input():
+    from llenvs_go._native import ffi
+
+    L = _native.lib()
+    out = ffi.new("char **")
+    out_len = ffi.new("size_t *")
+    toks = ffi.new("int32_t[]", [1, 2])
+    offs = ffi.new("int64_t[]", [0, 2])
+    segs = ffi.new("int32_t[]", [5, 0, 0])  # fragment 5 does not exist
+    soffs = ffi.new("int64_t[]", [0, 1])
+    roffs = ffi.new("int64_t[]", [0, 0])
+    rc = L.llenvs_mask_batch(toks, offs, 1, segs, soffs, ffi.NULL, roffs, 1, -1, out, out_len)
+    with pytest.raises(ValueError, match="fragment 5 out of range"):
+        _native.raise_for(rc, _native.take_buffer(out, out_len))
+
+
+def test_masker_pickles():
+    import pickle
+
+    m = masker(max_length=5)
+    again = pickle.loads(pickle.dumps(m))
+    assert again.mask_trajectory(interleaved()) == m.mask_trajectory(interleaved())
