@@ -300,3 +300,43 @@ def test_go_tokenizer_equals_hugging_face(tok, monkeypatch):
     slow = TrajectoryMasker(tok).mask_trajectory(chat)
     monkeypatch.delenv("LLENVS_GO_NATIVE_TOKENIZER")
     assert TrajectoryMasker(tok).mask_trajectory(chat) == slow
+
+
+def _played(env, task_index, actions):
+    """A trajectory of ``env`` played with scripted actions until it ends."""
+    from llenvs_go.core.trajectory import Trajectory, Transition
+
+    s, _ = env.reset(options={"task_index": task_index})
+    traj = Trajectory.create(s)
+    for action in actions:
+        r = env.step(s, action)
+        traj.add_transition(Transition(state=s, action=action, next_state=r.next_state, rewards=r.rewards,
+                                       resolved_action=r.resolved_action, info=r.info))
+        s = r.next_state
+        if r.done:
+            break
+    return traj
+
+
+def test_invariant_on_the_multi_turn_environments(tok):
+    from llenvs_go.core.registry import environment_registry
+
+    call = '<tool_call>\n{"name": "calculator", "arguments": {"expression": "(2+3)*4"}}\n</tool_call>'
+    bad = '<tool_call>\n{"name": "calculator", "arguments": {"expression": "1/0"}}\n</tool_call>'
+    cases = [
+        (environment_registry.get(name="leg_counting", size=5, seed=1, iterative={"max_turns": 3}),
+         [Action.from_text("<answer>1</answer>"), Action.from_text("<answer>2</answer>"),
+          Action.from_text("<answer>3</answer>")]),
+        (environment_registry.get(name="guess_number", adapter="native", seed=1, size=5),
+         [Action.from_text(f"<answer>{g}</answer>") for g in (50, 25, 75, 12, 88, 6)]),
+        (environment_registry.get(name="calculator_arithmetic", adapter="native", seed=1, size=5),
+         [Action.from_text(call), Action.from_text(bad),
+          Action.from_tool_calls((ToolCall(id="t1", name="calculator", arguments={"expression": "7-2"}),)),
+          Action.from_text("<answer>0</answer>")]),
+    ]
+    masker = TrajectoryMasker(tok)
+    for env, actions in cases:
+        traj = _played(env, 1, actions)
+        assert len(traj) >= 2
+        m = check_invariant(masker, traj)
+        assert m.num_turns == len(traj) and len(m.rewards) == len(traj)
