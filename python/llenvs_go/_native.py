@@ -160,6 +160,29 @@ def lib() -> Any:
     return _load()
 
 
+_score_one: Any = None
+
+
+def score_one_fn() -> Any:
+    """``llenvs_score_pytuple`` called with the GIL held, for one item at a time.
+
+    cffi releases the GIL around every call; for a call that lasts about a
+    microsecond, releasing it and taking it back (twice, with the shim's
+    read of the str) costs more than the call, and under a thread pool every
+    release invites a switch to another thread. ctypes' PyDLL keeps the GIL.
+    The arguments are addresses (ints) and the tuple of texts.
+    """
+    global _score_one
+    lib()
+    if _score_one is None:
+        f = ctypes.PyDLL(library_path()).llenvs_score_pytuple
+        p = ctypes.c_void_p
+        f.argtypes = [ctypes.c_uint64, p, ctypes.py_object, ctypes.c_size_t, p, p, p, p, ctypes.c_int32, p, p]
+        f.restype = ctypes.c_int32
+        _score_one = f
+    return _score_one
+
+
 def _load() -> Any:
     global _lib, _loaded_pid
     with _lock:

@@ -152,3 +152,24 @@ def test_total_of_a_failing_response_warns():
     env = environment_registry.get(name="leg_counting", size=5, seed=1, answer_extractor="panics_on_marker_for_test")
     with pytest.warns(ScoringFailureWarning, match="task 2 could not be scored"):
         assert Scorer(env).total(2, "PANIC") == 0.0
+
+
+@pytest.mark.parametrize("bad", [2**63, -(2**63) - 1, 2**70, 10**12, -1])
+def test_one_item_paths_refuse_indices_out_of_range(env, bad):
+    scorer = Scorer(env)
+    for call in (scorer.score, scorer.total):
+        with pytest.raises(IndexError):
+            call(bad, "<answer>1</answer>")
+    with pytest.raises(TypeError):
+        scorer.total(1.5, "x")  # type: ignore[arg-type]
+
+
+def test_one_item_paths_from_many_threads(env):
+    from concurrent.futures import ThreadPoolExecutor
+
+    idx, texts = _batch(env)
+    scorer = Scorer(env)
+    want = scorer.totals(idx, texts)
+    with ThreadPoolExecutor(6) as pool:
+        assert list(pool.map(scorer.total, idx, texts)) == want
+        assert [r.total for r in pool.map(scorer.score, idx, texts)] == want

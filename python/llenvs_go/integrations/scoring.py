@@ -12,8 +12,10 @@ functions) is scored as llenvs scores it: ``reset`` then ``step`` per response.
 
 from __future__ import annotations
 
+import ctypes
 import gc
 import json
+import operator
 import struct
 import threading
 import warnings
@@ -203,6 +205,37 @@ class _Columns:
         off = struct.unpack_from(f"<{count + 1}q", raw, head[1 + 2 * offsets])
         base = head[1 + 2 * data]
         return {k: raw[base + off[j]: base + off[j + 1]].decode("utf-8", "surrogatepass") for j, k in enumerate(ks)}
+
+
+class _OneCall:
+    """One thread's arrays for scoring one item through the GIL-holding call, with their addresses."""
+
+    __slots__ = ("idx", "totals", "values", "flags", "spans", "out", "out_len", "idx_p", "totals_p", "values_p",
+                 "flags_p", "spans_p", "out_p", "out_len_p")
+
+    def __init__(self, k: int):
+        self.idx = (ctypes.c_int64 * 1)()
+        self.totals = (ctypes.c_double * 1)()
+        self.values = (ctypes.c_double * max(k, 1))()
+        self.flags = (ctypes.c_uint8 * 1)()
+        self.spans = (ctypes.c_int64 * 2)()
+        self.out = ctypes.c_void_p()
+        self.out_len = ctypes.c_size_t()
+        addr = ctypes.addressof
+        self.idx_p, self.totals_p, self.values_p = addr(self.idx), addr(self.totals), addr(self.values)
+        self.flags_p, self.spans_p = addr(self.flags), addr(self.spans)
+        self.out_p, self.out_len_p = addr(self.out), addr(self.out_len)
+
+    def take(self) -> bytes:
+        """The library's result buffer, copied and freed."""
+        p = self.out.value
+        if not p:
+            return b""
+        try:
+            return ffi.unpack(ffi.cast("char *", p), self.out_len.value)
+        finally:
+            _native.lib().llenvs_free(ffi.cast("void *", p))
+            self.out.value = None
 
 
 class _OneItem:
@@ -425,21 +458,25 @@ class Scorer:
                 raise TypeError(f"response must be a str, got {type(response).__name__}")
             return self._run((task_index,), (response,), rich=True)[0]
         names = self._names
-        idx, totals, values, flags, spans, out, out_len = self._scratch(len(names))
+        c = self._one(len(names))
         if isinstance(task_index, bool):
             raise TypeError("task_index must be an int, got bool")
         try:
-            idx[0] = task_index
-        except (TypeError, OverflowError):
+            i = operator.index(task_index)
+        except TypeError:
             raise self._index_error((task_index,)) from None
+        if not -(2**63) <= i < 2**63:  # ctypes would wrap it silently
+            raise self._index_error((task_index,))
+        c.idx[0] = i
         texts = (response,)
-        rc = _native.lib().llenvs_score_pytuple(env.handle, idx, ffi.cast("void *", id(texts)), 1, totals, values,
-                                                flags, spans, 0, out, out_len)
+        rc = _native.score_one_fn()(env.handle, c.idx_p, texts, 1, c.totals_p, c.values_p, c.flags_p, c.spans_p, 0,
+                                    c.out_p, c.out_len_p)
         if rc != _native.OK:
-            data = _native.take_buffer(out, out_len)
+            data = c.take()
             if rc == _native.ERR_ENCODING:
                 return self._run((task_index,), texts, rich=True)[0]
             _native.raise_for(rc, data)
+        flags, spans, totals, values, idx = c.flags, c.spans, c.totals, c.values, c.idx
         f = flags[0]
         if f & _native.ITEM_FOUND:
             if not f & _native.ITEM_SPAN:  # a cleaner changed the answer: it comes as bytes
@@ -462,25 +499,40 @@ class Scorer:
         env = self.environment
         if not self._native or type(response) is not str or env.backend != "native":
             return self.score(task_index, response).total
-        idx, totals, values, flags, _, out, out_len = self._scratch(len(self._names))
+        c = self._one(len(self._names))
         if isinstance(task_index, bool):
             raise TypeError("task_index must be an int, got bool")
         try:
-            idx[0] = task_index
-        except (TypeError, OverflowError):
+            i = operator.index(task_index)
+        except TypeError:
             raise self._index_error((task_index,)) from None
+        if not -(2**63) <= i < 2**63:  # ctypes would wrap it silently
+            raise self._index_error((task_index,))
+        c.idx[0] = i
         texts = (response,)
-        rc = _native.lib().llenvs_score_pytuple(env.handle, idx, ffi.cast("void *", id(texts)), 1, totals, values,
-                                                flags, ffi.NULL, 0, out, out_len)
+        rc = _native.score_one_fn()(env.handle, c.idx_p, texts, 1, c.totals_p, c.values_p, c.flags_p, None, 0,
+                                    c.out_p, c.out_len_p)
         if rc != _native.OK:
-            data = _native.take_buffer(out, out_len)
+            data = c.take()
             if rc == _native.ERR_ENCODING:
                 return self._run((task_index,), texts, rich=False)._totals[0]
             _native.raise_for(rc, data)
+        flags, totals = c.flags, c.totals
         if flags[0] & _native.ITEM_ERROR:
             warnings.warn(ScoringFailureWarning(f"the response to task {task_index} could not be scored and got 0.0; "
                                                 "Scorer.score reports why in metadata['error']"), stacklevel=2)
         return totals[0]
+
+    @staticmethod
+    def _one(k: int) -> _OneCall:
+        # This thread's ctypes arrays for one item with k signals.
+        calls = getattr(_single, "one", None)
+        if calls is None:
+            calls = _single.one = {}
+        c = calls.get(k)
+        if c is None:
+            c = calls[k] = _OneCall(k)
+        return c
 
     @staticmethod
     def _scratch(k: int) -> tuple[Any, ...]:
