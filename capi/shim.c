@@ -143,25 +143,28 @@ int32_t llenvs_set_python_api(void *gil_ensure, void *gil_release, void *as_utf8
     return LLENVS_OK;
 }
 
-/* Scores the str items of a Python tuple without copying them: under the
- * GIL it collects each str's own UTF-8 buffer (cached by CPython for the
- * str's lifetime; the caller keeps the tuple alive), then releases the GIL
- * for the Go work, which does not keep the pointers after the call. */
-int32_t llenvs_score_pytuple(uint64_t handle, const int64_t *indices, void *texts, size_t n, double *totals,
-                             double *values, uint8_t *flags, int64_t *spans, int32_t rich, char **out,
-                             size_t *out_len) {
-    if (forked) return fork_error(out, out_len);
+/* Collects the UTF-8 buffers of the str items of a Python tuple under the
+ * GIL, without copying them (CPython caches each str's UTF-8 for the str's
+ * lifetime; the caller keeps the tuple alive and Go does not keep the
+ * pointers after the call). On LLENVS_OK, *ptrs and *lens are malloc'd and
+ * the caller frees them; otherwise *out holds the error. fn names the entry
+ * point, what an item ("response", "text"). */
+static int32_t read_pytuple(const char *fn, const char *what, void *texts, size_t n, const char ***ptrs,
+                            int64_t **lens, char **out, size_t *out_len) {
+    char msg[160];
     if (py.gil_ensure == NULL) {
-        set_error(out, out_len, "invalid", "llenvs_score_pytuple: llenvs_set_python_api was not called");
+        snprintf(msg, sizeof msg, "%s: llenvs_set_python_api was not called", fn);
+        set_error(out, out_len, "invalid", msg);
         return LLENVS_ERR_INVALID;
     }
     size_t m = n ? n : 1;
-    const char **ptrs = malloc(m * sizeof *ptrs);
-    int64_t *lens = malloc(m * sizeof *lens);
-    if (ptrs == NULL || lens == NULL) {
-        free(ptrs);
-        free(lens);
-        set_error(out, out_len, "invalid", "llenvs_score_pytuple: out of memory");
+    *ptrs = malloc(m * sizeof **ptrs);
+    *lens = malloc(m * sizeof **lens);
+    if (*ptrs == NULL || *lens == NULL) {
+        free(*ptrs);
+        free(*lens);
+        snprintf(msg, sizeof msg, "%s: out of memory", fn);
+        set_error(out, out_len, "invalid", msg);
         return LLENVS_ERR_INVALID;
     }
     int bad = -1;
@@ -174,68 +177,49 @@ int32_t llenvs_score_pytuple(uint64_t handle, const int64_t *indices, void *text
             bad = (int)i;
             break;
         }
-        ptrs[i] = p;
-        lens[i] = (int64_t)size;
+        (*ptrs)[i] = p;
+        (*lens)[i] = (int64_t)size;
     }
     py.gil_release(state);
-    int32_t rc;
     if (bad >= 0) {
-        char msg[128];
-        snprintf(msg, sizeof msg, "response %d is not a str encodable as UTF-8", bad);
+        free(*ptrs);
+        free(*lens);
+        snprintf(msg, sizeof msg, "%s %d is not a str encodable as UTF-8", what, bad);
         set_error(out, out_len, "encoding", msg);
-        rc = LLENVS_ERR_ENCODING;
-    } else {
-        rc = llenvsgo_score_texts(handle, (int64_t *)indices, (char **)ptrs, lens, n, totals, values, flags, spans, rich,
-                                  out, out_len);
+        return LLENVS_ERR_ENCODING;
     }
+    return LLENVS_OK;
+}
+
+/* Scores the str items of a Python tuple without copying them (read_pytuple),
+ * then releases the GIL for the Go work. */
+int32_t llenvs_score_pytuple(uint64_t handle, const int64_t *indices, void *texts, size_t n, double *totals,
+                             double *values, uint8_t *flags, int64_t *spans, int32_t rich, char **out,
+                             size_t *out_len) {
+    if (forked) return fork_error(out, out_len);
+    const char **ptrs;
+    int64_t *lens;
+    int32_t rc = read_pytuple("llenvs_score_pytuple", "response", texts, n, &ptrs, &lens, out, out_len);
+    if (rc != LLENVS_OK) return rc;
+    rc = llenvsgo_score_texts(handle, (int64_t *)indices, (char **)ptrs, lens, n, totals, values, flags, spans, rich,
+                              out, out_len);
     free(ptrs);
     free(lens);
     return rc;
 }
 
 /* Steps a batch of episodes with the str items of a Python tuple, read in
- * place as llenvs_score_pytuple reads them. */
+ * place by read_pytuple. */
 int32_t llenvs_episodes_step_pytuple(const uint64_t *episodes, int64_t *steps, const int64_t *which, size_t batch,
                                      void *texts, size_t n, double *totals, uint8_t *flags, int32_t close_done,
                                      char **out, size_t *out_len) {
     if (forked) return fork_error(out, out_len);
-    if (py.gil_ensure == NULL) {
-        set_error(out, out_len, "invalid", "llenvs_episodes_step_pytuple: llenvs_set_python_api was not called");
-        return LLENVS_ERR_INVALID;
-    }
-    size_t m = n ? n : 1;
-    const char **ptrs = malloc(m * sizeof *ptrs);
-    int64_t *lens = malloc(m * sizeof *lens);
-    if (ptrs == NULL || lens == NULL) {
-        free(ptrs);
-        free(lens);
-        set_error(out, out_len, "invalid", "llenvs_episodes_step_pytuple: out of memory");
-        return LLENVS_ERR_INVALID;
-    }
-    int bad = -1;
-    int state = py.gil_ensure();
-    for (size_t i = 0; i < n; i++) {
-        ptrdiff_t size = 0;
-        const char *p = py.as_utf8(py.tuple_item(texts, (ptrdiff_t)i), &size);
-        if (p == NULL) {
-            py.err_clear();
-            bad = (int)i;
-            break;
-        }
-        ptrs[i] = p;
-        lens[i] = (int64_t)size;
-    }
-    py.gil_release(state);
-    int32_t rc;
-    if (bad >= 0) {
-        char msg[128];
-        snprintf(msg, sizeof msg, "text %d is not a str encodable as UTF-8", bad);
-        set_error(out, out_len, "encoding", msg);
-        rc = LLENVS_ERR_ENCODING;
-    } else {
-        rc = llenvsgo_episodes_step_texts((uint64_t *)episodes, steps, (int64_t *)which, batch, (char **)ptrs, lens,
-                                          n, totals, flags, close_done, out, out_len);
-    }
+    const char **ptrs;
+    int64_t *lens;
+    int32_t rc = read_pytuple("llenvs_episodes_step_pytuple", "text", texts, n, &ptrs, &lens, out, out_len);
+    if (rc != LLENVS_OK) return rc;
+    rc = llenvsgo_episodes_step_texts((uint64_t *)episodes, steps, (int64_t *)which, batch, (char **)ptrs, lens, n,
+                                      totals, flags, close_done, out, out_len);
     free(ptrs);
     free(lens);
     return rc;
@@ -262,50 +246,19 @@ int32_t llenvs_tokenizer_close(uint64_t handle) {
 }
 
 /* Masks trajectories whose text fragments are the str items of a Python
- * tuple, read without copying as llenvs_score_pytuple reads them. */
+ * tuple, read in place by read_pytuple. */
 int32_t llenvs_mask_pytexts(uint64_t tokenizer, void *texts, size_t n_texts, const int32_t *carried,
                             const int64_t *carried_offsets, size_t n_carried, const int32_t *segments,
                             const int64_t *segment_offsets, const double *rewards, const int64_t *reward_offsets,
                             size_t n, int64_t max_length, char **out, size_t *out_len) {
     if (forked) return fork_error(out, out_len);
-    if (py.gil_ensure == NULL) {
-        set_error(out, out_len, "invalid", "llenvs_mask_pytexts: llenvs_set_python_api was not called");
-        return LLENVS_ERR_INVALID;
-    }
-    size_t m = n_texts ? n_texts : 1;
-    const char **ptrs = malloc(m * sizeof *ptrs);
-    int64_t *lens = malloc(m * sizeof *lens);
-    if (ptrs == NULL || lens == NULL) {
-        free(ptrs);
-        free(lens);
-        set_error(out, out_len, "invalid", "llenvs_mask_pytexts: out of memory");
-        return LLENVS_ERR_INVALID;
-    }
-    int bad = -1;
-    int state = py.gil_ensure();
-    for (size_t i = 0; i < n_texts; i++) {
-        ptrdiff_t size = 0;
-        const char *p = py.as_utf8(py.tuple_item(texts, (ptrdiff_t)i), &size);
-        if (p == NULL) {
-            py.err_clear();
-            bad = (int)i;
-            break;
-        }
-        ptrs[i] = p;
-        lens[i] = (int64_t)size;
-    }
-    py.gil_release(state);
-    int32_t rc;
-    if (bad >= 0) {
-        char msg[128];
-        snprintf(msg, sizeof msg, "text %d is not a str encodable as UTF-8", bad);
-        set_error(out, out_len, "encoding", msg);
-        rc = LLENVS_ERR_ENCODING;
-    } else {
-        rc = llenvsgo_mask_texts(tokenizer, (char **)ptrs, lens, n_texts, (int32_t *)carried, (int64_t *)carried_offsets,
-                                 n_carried, (int32_t *)segments, (int64_t *)segment_offsets, (double *)rewards,
-                                 (int64_t *)reward_offsets, n, max_length, out, out_len);
-    }
+    const char **ptrs;
+    int64_t *lens;
+    int32_t rc = read_pytuple("llenvs_mask_pytexts", "text", texts, n_texts, &ptrs, &lens, out, out_len);
+    if (rc != LLENVS_OK) return rc;
+    rc = llenvsgo_mask_texts(tokenizer, (char **)ptrs, lens, n_texts, (int32_t *)carried, (int64_t *)carried_offsets,
+                             n_carried, (int32_t *)segments, (int64_t *)segment_offsets, (double *)rewards,
+                             (int64_t *)reward_offsets, n, max_length, out, out_len);
     free(ptrs);
     free(lens);
     return rc;

@@ -458,25 +458,11 @@ class Scorer:
                 raise TypeError(f"response must be a str, got {type(response).__name__}")
             return self._run((task_index,), (response,), rich=True)[0]
         names = self._names
-        c = self._one(len(names))
-        if isinstance(task_index, bool):
-            raise TypeError("task_index must be an int, got bool")
-        try:
-            i = operator.index(task_index)
-        except TypeError:
-            raise self._index_error((task_index,)) from None
-        if not -(2**63) <= i < 2**63:  # ctypes would wrap it silently
-            raise self._index_error((task_index,))
-        c.idx[0] = i
-        texts = (response,)
-        rc = _native.score_one_fn()(env.handle, c.idx_p, texts, 1, c.totals_p, c.values_p, c.flags_p, c.spans_p, 0,
-                                    c.out_p, c.out_len_p)
-        if rc != _native.OK:
-            data = c.take()
-            if rc == _native.ERR_ENCODING:
-                return self._run((task_index,), texts, rich=True)[0]
-            _native.raise_for(rc, data)
+        c = self._call_one(task_index, response, spans=True)
+        if c is None:  # not encodable as UTF-8: the batch path handles it
+            return self._run((task_index,), (response,), rich=True)[0]
         flags, spans, totals, values, idx = c.flags, c.spans, c.totals, c.values, c.idx
+        texts = (response,)
         f = flags[0]
         if f & _native.ITEM_FOUND:
             if not f & _native.ITEM_SPAN:  # a cleaner changed the answer: it comes as bytes
@@ -499,6 +485,17 @@ class Scorer:
         env = self.environment
         if not self._native or type(response) is not str or env.backend != "native":
             return self.score(task_index, response).total
+        c = self._call_one(task_index, response, spans=False)
+        if c is None:  # not encodable as UTF-8: the batch path handles it
+            return self._run((task_index,), (response,), rich=False)._totals[0]
+        flags, totals = c.flags, c.totals
+        if flags[0] & _native.ITEM_ERROR:
+            warnings.warn(ScoringFailureWarning(f"the response to task {task_index} could not be scored and got 0.0; "
+                                                "Scorer.score reports why in metadata['error']"), stacklevel=2)
+        return totals[0]
+
+    def _call_one(self, task_index: int, response: str, spans: bool) -> _OneCall | None:
+        """Score one response into this thread's arrays (GIL held); None when it is not UTF-8-encodable."""
         c = self._one(len(self._names))
         if isinstance(task_index, bool):
             raise TypeError("task_index must be an int, got bool")
@@ -509,19 +506,14 @@ class Scorer:
         if not -(2**63) <= i < 2**63:  # ctypes would wrap it silently
             raise self._index_error((task_index,))
         c.idx[0] = i
-        texts = (response,)
-        rc = _native.score_one_fn()(env.handle, c.idx_p, texts, 1, c.totals_p, c.values_p, c.flags_p, None, 0,
-                                    c.out_p, c.out_len_p)
+        rc = _native.score_one_fn()(self.environment.handle, c.idx_p, (response,), 1, c.totals_p, c.values_p,
+                                    c.flags_p, c.spans_p if spans else None, 0, c.out_p, c.out_len_p)
         if rc != _native.OK:
             data = c.take()
             if rc == _native.ERR_ENCODING:
-                return self._run((task_index,), texts, rich=False)._totals[0]
+                return None
             _native.raise_for(rc, data)
-        flags, totals = c.flags, c.totals
-        if flags[0] & _native.ITEM_ERROR:
-            warnings.warn(ScoringFailureWarning(f"the response to task {task_index} could not be scored and got 0.0; "
-                                                "Scorer.score reports why in metadata['error']"), stacklevel=2)
-        return totals[0]
+        return c
 
     @staticmethod
     def _one(k: int) -> _OneCall:
