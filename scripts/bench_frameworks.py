@@ -15,9 +15,13 @@ Each adapter is timed as its framework calls it:
 - TRL (GRPOTrainer._calculate_rewards, trl 1.16.0): one call with the whole
   batch, keywords and the dataset's columns; standard and conversational.
 - veRL (reward-loop NaiveRewardManager.run_single, verl 0.9.1): 8,192 calls,
-  one per sample, each through ``loop.run_in_executor(None, ...)`` on the
-  event loop's default thread pool, gathered; ``extra_info`` as the manager
-  mutates it.
+  one per sample, gathered; ``extra_info`` as the manager mutates it. A plain
+  function goes through ``loop.run_in_executor(None, ...)`` on the event
+  loop's default thread pool (the baseline, and ours); an ``async def`` is
+  awaited on the loop (ours with ``asynchronous=True``, and the shipped
+  ``compute_score_async``). The manager's own per-sample work (decoding the
+  response ids, also through the thread pool) is the same whichever function
+  it calls and is not timed.
 - OpenRLHF (SingleTurnAgentExecutor, openrlhf 0.11.2): 8,192 calls
   ``reward_func([query], [prompt], [label])`` through ``asyncio.to_thread``,
   gathered; our function returns torch tensors when torch is installed.
@@ -72,6 +76,15 @@ def per_sample_dispatch(calls: list[Callable[[], Any]]) -> list[Any]:
     async def run() -> list[Any]:
         loop = asyncio.get_running_loop()
         return list(await asyncio.gather(*[loop.run_in_executor(None, c) for c in calls]))
+
+    return asyncio.run(run())
+
+
+def awaited_per_sample(calls: list[Callable[[], Any]]) -> list[Any]:
+    """Every call's coroutine awaited in its own task on one event loop, gathered (veRL's manager, async function)."""
+
+    async def run() -> list[Any]:
+        return list(await asyncio.gather(*[asyncio.create_task(c()) for c in calls]))
 
     return asyncio.run(run())
 
@@ -140,7 +153,7 @@ def main() -> None:
     from llenvs_go.core.registry import environment_registry
     from llenvs_go.integrations.openrlhf import make_openrlhf_dataset, make_openrlhf_reward_fn
     from llenvs_go.integrations.trl import make_trl_dataset, make_trl_reward_fn
-    from llenvs_go.integrations.verl import make_verl_dataset, make_verl_reward_fn
+    from llenvs_go.integrations.verl import compute_score_async, make_verl_dataset, make_verl_reward_fn
 
     seed = 42
     ds = reasoning_gym.create_dataset(args.task, size=args.prompts, seed=seed)
@@ -198,12 +211,19 @@ def main() -> None:
         return out
 
     base_verl_calls, our_verl_calls = verl_calls(base_verl), verl_calls(verl_fn)
+    async_verl_calls = verl_calls(make_verl_reward_fn(env, asynchronous=True))
+    shipped_verl_calls = verl_calls(compute_score_async)
     assert per_sample_dispatch(our_verl_calls) == per_sample_dispatch(base_verl_calls) == want
+    assert awaited_per_sample(async_verl_calls) == awaited_per_sample(shipped_verl_calls) == want
     rows_verl = [
         ("veRL baseline, run_in_executor per sample", timed(lambda: per_sample_dispatch(base_verl_calls),
                                                             max(3, args.repeats // 2))),
         ("veRL make_verl_reward_fn, run_in_executor per sample",
          timed(lambda: per_sample_dispatch(our_verl_calls), args.repeats)),
+        ("veRL make_verl_reward_fn(asynchronous=True), awaited per sample",
+         timed(lambda: awaited_per_sample(async_verl_calls), args.repeats)),
+        ("veRL shipped compute_score_async, awaited per sample",
+         timed(lambda: awaited_per_sample(shipped_verl_calls), args.repeats)),
         ("veRL baseline, function only (6 threads)", timed(lambda: thread_loop(base_verl_calls),
                                                            max(3, args.repeats // 2))),
         ("veRL make_verl_reward_fn, function only (6 threads)", timed(lambda: thread_loop(our_verl_calls),

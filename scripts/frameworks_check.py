@@ -278,16 +278,18 @@ def verl_naive(tokenizer_dir: str, tmp: str) -> str:
     data = data_proto(tokenizer, rows, responses)
     done = []
     for path in (shipped.__file__, "pkg://llenvs_go.integrations.verl_reward"):
-        config = OmegaConf.create({"reward": {"custom_reward_function": {"path": path, "name": "compute_score",
-                                                                         "reward_kwargs": {"extra": 1}},
-                                              "num_workers": 2}})
-        fn = get_custom_reward_fn(config)
-        manager = NaiveRewardManager(config=config, tokenizer=tokenizer, compute_score=fn)
-        out = manager.loop.run_until_complete(score_batch(manager, data))
-        scores = [o["reward_score"] for o in out]
-        assert scores == expected, (scores, expected)
-        assert all(set(o["reward_extra_info"]) == {"acc"} for o in out)
-        done.append(path if path.startswith("pkg://") else "file path")
+        for name in ("compute_score", "compute_score_async"):
+            config = OmegaConf.create({"reward": {"custom_reward_function": {"path": path, "name": name,
+                                                                             "reward_kwargs": {"extra": 1}},
+                                                  "num_workers": 2}})
+            fn = get_custom_reward_fn(config)
+            manager = NaiveRewardManager(config=config, tokenizer=tokenizer, compute_score=fn)
+            assert manager.is_async_reward_score == (name == "compute_score_async"), name
+            out = manager.loop.run_until_complete(score_batch(manager, data))
+            scores = [o["reward_score"] for o in out]
+            assert scores == expected, (name, scores, expected)
+            assert all(set(o["reward_extra_info"]) == {"acc"} for o in out)
+            done.append(f"{name} by " + (path if path.startswith("pkg://") else "file path"))
     legacy = OmegaConf.create({"reward": {"custom_reward_function": {"path": None, "name": "compute_score"}},
                                "custom_reward_function": {"path": shipped.__file__, "name": "compute_score"}})
     assert get_custom_reward_fn(legacy) is None  # the top-level key is accepted and not read

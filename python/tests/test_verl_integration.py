@@ -245,6 +245,88 @@ def test_async_variant_is_awaited_by_the_naive_manager(env):
     assert asyncio.run(run())["score"] == 1.0
 
 
+async def _naive_manager(fn, rows: list[dict], responses: list[str]) -> list:
+    # NaiveRewardManager.run_single (0.9.1): an async compute_score (is_async_reward_score) is awaited
+    # on the manager's loop, wrapped by get_custom_reward_fn in partial(_call_with_kwargs_async, ...);
+    # RewardLoopWorker gathers one run_single task per sample.
+    async def call_with_kwargs_async(raw_fn, extra_kwargs, *args, **kwargs):
+        return await raw_fn(*args, **{**kwargs, **extra_kwargs})
+
+    wrapped = functools.partial(call_with_kwargs_async, fn, {})
+    assert inspect.iscoroutinefunction(wrapped)  # how the manager decides to await it
+
+    async def one(row: dict, response: str):
+        extra_info = row.get("extra_info", {})
+        extra_info["num_turns"] = None
+        extra_info["rollout_reward_scores"] = {}
+        return await wrapped(data_source=row["data_source"], solution_str=response,
+                             ground_truth=row["reward_model"]["ground_truth"], extra_info=extra_info)
+
+    return list(await asyncio.gather(*[asyncio.create_task(one(r, t)) for r, t in zip(rows, responses, strict=True)]))
+
+
+def test_async_variant_scores_go_environments_on_the_event_loop(env, monkeypatch):
+    import llenvs_go.integrations.verl as verl
+
+    rows = make_verl_dataset(env, num_tasks=60)
+    responses = [r if k % 3 else "<answer>7</answer>" for k, r in enumerate(answers(env, range(60)))]
+    serial = [_naive_call(make_verl_reward_fn(env), rows[k], responses[k]) for k in range(60)]
+
+    def no_thread(*args, **kwargs):
+        raise AssertionError("a Go-scored sample was sent to a worker thread")
+
+    monkeypatch.setattr(verl.asyncio, "to_thread", no_thread)
+    fn = make_verl_reward_fn(env, asynchronous=True)
+    assert asyncio.run(_naive_manager(fn, rows, responses)) == serial
+    # the shipped async function, rebuilding the environment from each row's reference
+    assert asyncio.run(_naive_manager(verl.compute_score_async, rows, responses)) == serial
+
+
+def test_async_variant_sends_python_work_to_a_thread(monkeypatch):
+    import llenvs_go.integrations.verl as verl
+
+    qenv = QEnvironment(20)
+    rows = make_verl_dataset(qenv, num_tasks=20)
+    responses = [str(k if k % 2 else -1) for k in range(20)]
+    hops: list[str] = []
+    real = asyncio.to_thread
+
+    async def counting(func, *args, **kwargs):
+        hops.append(func.__name__)
+        return await real(func, *args, **kwargs)
+
+    monkeypatch.setattr(verl.asyncio, "to_thread", counting)
+    scores = asyncio.run(_naive_manager(make_verl_reward_fn(qenv, asynchronous=True), rows, responses))
+    assert scores == [float(k % 2) for k in range(20)]
+    assert len(hops) == 20  # an environment written in Python never runs on the event loop
+
+
+def test_async_variant_sends_huge_responses_to_a_thread(env, monkeypatch):
+    import llenvs_go.integrations.verl as verl
+
+    rows = make_verl_dataset(env, num_tasks=2)
+    huge = "x" * (verl._INLINE_MAX_CHARS + 1) + answers(env, [0])[0]
+    hops: list[str] = []
+    real = asyncio.to_thread
+
+    async def counting(func, *args, **kwargs):
+        hops.append(func.__name__)
+        return await real(func, *args, **kwargs)
+
+    monkeypatch.setattr(verl.asyncio, "to_thread", counting)
+    fn = make_verl_reward_fn(env, asynchronous=True)
+    assert asyncio.run(_naive_manager(fn, rows[:1], [huge])) == [1.0]
+    assert asyncio.run(_naive_manager(verl.compute_score_async, rows[:1], [huge])) == [1.0]
+    assert len(hops) == 2
+
+
+def test_shipped_async_function_refuses_rows_without_a_task():
+    import llenvs_go.integrations.verl as verl
+
+    with pytest.raises(UnscorableRowError, match="extra_info"):
+        asyncio.run(verl.compute_score_async(data_source="x", solution_str="y", ground_truth="", extra_info={}))
+
+
 def test_bad_solution_type_is_a_type_error(env):
     rows = make_verl_dataset(env, num_tasks=1)
     with pytest.raises(TypeError, match="solution_str must be the decoded response"):

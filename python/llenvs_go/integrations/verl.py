@@ -1,7 +1,8 @@
 """veRL: a drop-in ``compute_score`` and datasets in ``RLHFDataset``'s schema.
 
 veRL 0.9's reward-loop managers call the reward function with keywords,
-once per sample, from the event loop's thread pool::
+once per sample: a plain function through the event loop's thread pool, an
+``async def`` awaited on the loop itself::
 
     compute_score(data_source=..., solution_str=..., ground_truth=..., extra_info=..., **kwargs)
 
@@ -19,7 +20,8 @@ Two ways to use it:
   ``env``; rows built from another environment are refused.
 - the shipped file ``llenvs_go/integrations/verl_reward.py`` (or
   ``pkg://llenvs_go.integrations.verl_reward``), whose :func:`compute_score`
-  rebuilds each row's environment from the reference in its ``extra_info``.
+  rebuilds each row's environment from the reference in its ``extra_info``;
+  its ``compute_score_async`` is the same for managers that await.
 """
 
 from __future__ import annotations
@@ -42,8 +44,8 @@ from llenvs_go.integrations.dataset_provider import DatasetProvider
 
 _UNSET: Any = object()
 
-__all__ = ["EnvironmentMismatchError", "LLEnvsAgentLoop", "UnscorableRowError", "compute_score", "make_verl_dataset",
-           "make_verl_reward_fn", "write_verl_parquet"]
+__all__ = ["EnvironmentMismatchError", "LLEnvsAgentLoop", "UnscorableRowError", "compute_score", "compute_score_async",
+           "make_verl_dataset", "make_verl_reward_fn", "write_verl_parquet"]
 
 
 def _task_of(extra_info: Any) -> int:
@@ -77,9 +79,10 @@ def _score(bound: BoundEnvironment, solution_str: Any, ground_truth: Any, extra_
         bound.check_reference(reference)
     if ground_truth:
         bound.check_truth(i, ground_truth)
-    r = bound.scorer.score(i, solution_str if type(solution_str) is str else _text_of(solution_str))
+    text = solution_str if type(solution_str) is str else _text_of(solution_str)
     if not return_dict:
-        return r.total
+        return bound.scorer.total(i, text)
+    r = bound.scorer.score(i, text)
     out = {"score": r.total}
     for name, value in r.signals.items():
         out[name] = 0.0 if value is None else value
@@ -98,8 +101,14 @@ def make_verl_reward_fn(environment: Any, *, return_dict: bool = False,
             "answer_found": 0.0 | 1.0}`` instead of the total alone; every
             sample has the same numeric keys (veRL stacks them by the first
             sample's keys).
-        asynchronous: return an ``async def`` (veRL's naive manager awaits it
-            on its event loop; the scoring runs in a thread). The remote
+        asynchronous: return an ``async def``. veRL's reward-loop managers
+            (``naive``, the default, ``dapo``, ``limited``) await an async
+            function on their event loop instead of sending each call to a
+            thread pool; a sample the Go core scores on its own is scored
+            right there (a few microseconds, less than the thread hop it
+            saves), anything that runs Python code (an environment written
+            in Python, the reasoning-gym fallback, Python reward functions)
+            or a response over 1 MiB in a worker thread. veRL's ``remote``
             manager accepts only the plain function.
 
     The function takes ``(data_source, solution_str, ground_truth,
@@ -123,10 +132,31 @@ def make_verl_reward_fn(environment: Any, *, return_dict: bool = False,
 
     async def compute_score_async(data_source: Any = None, solution_str: Any = None, ground_truth: Any = None,
                                   extra_info: Any = None, **kwargs: Any) -> Any:
-        """Score ``solution_str`` against the task ``extra_info["task_index"]``, in a worker thread."""
+        """Score ``solution_str`` against the task ``extra_info["task_index"]`` (veRL's async compute_score)."""
+        if _runs_inline(bound, solution_str):
+            return _score(bound, solution_str, ground_truth, extra_info, return_dict)
         return await asyncio.to_thread(_score, bound, solution_str, ground_truth, extra_info, return_dict)
 
     return compute_score_async
+
+
+# Longest response (in characters) scored on the event loop's thread by the
+# async functions: Go scores 1 MB in well under a millisecond, so the loop is
+# never held for long; longer ones go to a worker thread.
+_INLINE_MAX_CHARS = 1 << 20
+
+
+def _runs_inline(bound: BoundEnvironment, solution_str: Any) -> bool:
+    """Whether one sample is cheap enough to score without leaving the event loop's thread.
+
+    True when the Go core scores the environment on its own (no Python
+    ``reset``/``step``, reward function or reasoning-gym fallback) and the
+    response is not huge: a thread hop would cost tens of times the scoring
+    itself. Anything that may run Python code or take long goes to a worker
+    thread, so the event loop is never blocked.
+    """
+    return (bound.scorer._native and bound.environment.backend == "native"
+            and (type(solution_str) is not str or len(solution_str) <= _INLINE_MAX_CHARS))
 
 
 def compute_score(data_source: Any = None, solution_str: Any = None, ground_truth: Any = None,
@@ -147,6 +177,29 @@ def compute_score(data_source: Any = None, solution_str: Any = None, ground_trut
     bound = bound_from_reference(extra_info.get(REFERENCE_KEY))
     bound.check_truth(i, ground_truth)
     return bound.scorer.total(i, _text_of(solution_str))
+
+
+
+async def compute_score_async(data_source: Any = None, solution_str: Any = None, ground_truth: Any = None,
+                              extra_info: Any = None, **kwargs: Any) -> float:
+    """:func:`compute_score` as an ``async def``, for veRL's reward-loop managers that await it.
+
+    veRL's ``naive`` manager (the default) sends a plain function to a thread
+    pool once per sample, and that hop costs far more than scoring a sample
+    in Go; an async function is awaited on the manager's event loop instead.
+    A sample the Go core scores on its own is scored right there, anything
+    that runs Python code (the reasoning-gym fallback, an environment with
+    Python reward functions) or a response over 1 MiB in a worker thread.
+    Select it with ``reward.custom_reward_function.name=compute_score_async``.
+    veRL's ``remote`` manager refuses async functions: use
+    :func:`compute_score` there.
+    """
+    i = _task_of(extra_info)
+    bound = bound_from_reference(extra_info.get(REFERENCE_KEY))
+    if _runs_inline(bound, solution_str):
+        bound.check_truth(i, ground_truth)
+        return bound.scorer.total(i, _text_of(solution_str))
+    return await asyncio.to_thread(compute_score, data_source, solution_str, ground_truth, extra_info)
 
 
 def make_verl_dataset(environment: Any, num_tasks: int | None = None, *, split: str = "train",

@@ -6,6 +6,12 @@ releases is still accepted by the config but no longer read)::
     reward.custom_reward_function.path=pkg://llenvs_go.integrations.verl_reward
     reward.custom_reward_function.name=compute_score
 
+With the ``naive`` (default), ``dapo`` or ``limited`` reward manager, prefer
+``name=compute_score_async``: those managers await an async function on their
+event loop instead of handing every sample to a thread pool, a hop that costs
+far more than scoring it. The ``remote`` manager accepts only
+``compute_score``.
+
 or, by file path, at this file
 (``python -c "import llenvs_go.integrations.verl_reward as m; print(m.__file__)"``).
 
@@ -17,6 +23,6 @@ this file therefore only re-exports a function of an importable module
 import.
 """
 
-from llenvs_go.integrations.verl import compute_score
+from llenvs_go.integrations.verl import compute_score, compute_score_async
 
-__all__ = ["compute_score"]
+__all__ = ["compute_score", "compute_score_async"]
