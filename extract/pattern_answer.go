@@ -145,19 +145,31 @@ func (p *PatternAnswer) Extract(text string) Extraction {
 type paMatch struct{ start, body, end int }
 
 // lastRegexAnswer returns the last match of user pattern i and how many
-// there are. Matches never overlap: the next search starts where the
-// answer (group 1) ends, as after llenvs' lookahead.
+// there are. The answer is group 1, as in llenvs (a user pattern with
+// groups of its own shifts it). Matches never overlap: the next search
+// starts where the answer capture (.+?), the pattern's last group, ends,
+// as after llenvs' lookahead; that capture is never empty, so the scan
+// always advances.
 func (p *PatternAnswer) lastRegexAnswer(text string, i int) (paMatch, int) {
 	var last paMatch
 	n := 0
+	it := p.its[i]
+	k := 2 * it.re.NumSubexp()
 	for pos := 0; pos <= len(text); {
-		m := p.its[i].at(text, pos)
+		m := it.at(text, pos)
 		if m == nil {
 			break
 		}
-		last = paMatch{m[0], m[2], m[3]}
+		body, end := m[2], m[3]
+		if body < 0 { // the user's group 1 did not take part in the match
+			body, end = m[0], m[0]
+		}
+		last = paMatch{m[0], body, end}
 		n++
-		pos = m[3]
+		if m[k+1] <= pos {
+			break // cannot happen: (.+?) takes at least one code point
+		}
+		pos = m[k+1]
 	}
 	return last, n
 }

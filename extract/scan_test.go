@@ -6,9 +6,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
-	"github.com/llenvs/llenvs-go/clean"
 	"github.com/llenvs/llenvs-go/pycompat"
 )
 
@@ -149,54 +147,4 @@ func TestPyTail(t *testing.T) {
 			t.Errorf("pyTail(%q, %d) = %q, %v", c.s, c.n, got, cut)
 		}
 	}
-}
-
-// FuzzExtractors checks that no extractor or cleaner panics, that Describe
-// agrees with Extract, and that a valid UTF-8 response gives a valid UTF-8
-// answer.
-func FuzzExtractors(f *testing.F) {
-	for _, s := range []string{"", "<answer>1</answer>", `\boxed{x}`, "#### -5", "Answer: (B)", "```py\nx\n```",
-		"The answer is 3.14.", "1,234.5", "\xff\xfe", "<think>a</think>$x$.", "\u2003\u00a0\x1c"} {
-		f.Add(s)
-	}
-	var exs []Extractor
-	for _, name := range []string{"tag_based", "boxed", "gsm8k", "numeric", "multiple_choice", "last_line", "raw",
-		"tail", "code_block", "pattern_answer"} {
-		ex, err := New(name, nil)
-		if err != nil {
-			f.Fatal(err)
-		}
-		exs = append(exs, ex)
-	}
-	for _, p := range []string{`(\d+)`, `\b(\w+)$`} {
-		ex, err := New("regex", map[string]any{"pattern": p})
-		if err != nil {
-			f.Fatal(err)
-		}
-		exs = append(exs, ex)
-	}
-	ctr, _ := NewPatternAnswer([]string{`so\s+`})
-	exs = append(exs, ctr)
-	cleaners := []clean.Cleaner{clean.StripSpecialTokens, clean.StripThinkingTokens, clean.StripTrailingPunctuation, clean.StripSurroundingQuotes,
-		clean.StripLatexDollars, clean.TruncateTail(5)}
-	f.Fuzz(func(t *testing.T, s string) {
-		valid := utf8.ValidString(s)
-		for _, ex := range exs {
-			x := ex.Extract(s)
-			if m := ex.Describe(x); m["found"] != x.Found {
-				t.Fatalf("%s: Describe found %v, Extract %v", ex.Name(), m["found"], x.Found)
-			}
-			if !x.Found && x.Answer != "" {
-				t.Fatalf("%s: answer %q without found", ex.Name(), x.Answer)
-			}
-			if valid && !utf8.ValidString(x.Answer) {
-				t.Fatalf("%s: invalid UTF-8 answer %q from %q", ex.Name(), x.Answer, s)
-			}
-		}
-		for _, c := range cleaners {
-			if out := c(s); valid && !utf8.ValidString(out) {
-				t.Fatalf("cleaner gave invalid UTF-8 %q from %q", out, s)
-			}
-		}
-	})
 }

@@ -198,6 +198,9 @@ func assign(f reflect.Value, raw any) error {
 		if err != nil {
 			return err
 		}
+		if f.OverflowInt(n) {
+			return fmt.Errorf("want an integer of at most %d bits, got %d, which is out of range", f.Type().Bits(), n)
+		}
 		f.SetInt(n)
 	case reflect.Float64:
 		x, err := AsFloat(raw)
