@@ -38,7 +38,7 @@ func mustGenerate(t *testing.T, task Task, seed, idx int64) Entry {
 
 // testDataDir writes small stand-ins for reasoning-gym's data files
 // (the real ones are not part of this repository).
-func testDataDir(t *testing.T) string {
+func testDataDir(t testing.TB) string {
 	t.Helper()
 	dir := t.TempDir()
 	story := "The Project Gutenberg eBook of In the Year 2889.\r\n" +
