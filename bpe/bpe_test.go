@@ -11,7 +11,7 @@ const qwenPattern = `(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}
 
 // tiny builds a tokenizer.json over the 256 byte symbols with the given
 // merges (in rank order) and added tokens.
-func tiny(t *testing.T, pattern string, merges [][2]string, added []string, mutate func(map[string]any)) []byte {
+func tiny(t testing.TB, pattern string, merges [][2]string, added []string, mutate func(map[string]any)) []byte {
 	t.Helper()
 	vocab := map[string]int{}
 	for _, s := range byteSymbols {
