@@ -60,12 +60,9 @@ func llenvsgo_items_arrow(h C.uint64_t, indices *C.int64_t, n C.size_t, layout *
 	if err != nil {
 		return fail(err, out, outLen)
 	}
-	var lay itemsLayout
-	if err := unmarshal(input(layout, layoutLen), &lay); err != nil {
-		return fail(fmt.Errorf("malformed items layout: %w", err), out, outLen)
-	}
-	if len(lay.Template) == 0 {
-		lay.Template = []string{"", ""}
+	lay, err := decodeItemsLayout(input(layout, layoutLen))
+	if err != nil {
+		return fail(err, out, outLen)
 	}
 	count := int(n)
 	var idx []int64
@@ -117,6 +114,19 @@ func llenvsgo_items_arrow(h C.uint64_t, indices *C.int64_t, n C.size_t, layout *
 	}
 	toC(buf, out, outLen)
 	return statusOK
+}
+
+// decodeItemsLayout decodes the layout argument of llenvs_items_arrow
+// (Go-owned bytes); no template means the prompt alone.
+func decodeItemsLayout(b []byte) (itemsLayout, error) {
+	var lay itemsLayout
+	if err := unmarshal(b, &lay); err != nil {
+		return lay, fmt.Errorf("malformed items layout: %w", err)
+	}
+	if len(lay.Template) == 0 {
+		lay.Template = []string{"", ""}
+	}
+	return lay, nil
 }
 
 // arrowColumn accumulates one Arrow string column: int32 offsets and data.

@@ -169,20 +169,26 @@ func llenvsgo_call(method *C.char, req *C.char, reqLen C.size_t, out **C.char, o
 //export llenvsgo_env_new
 func llenvsgo_env_new(cfg *C.char, cfgLen C.size_t, handle *C.uint64_t, out **C.char, outLen *C.size_t) (rc C.int32_t) {
 	defer guard(&rc, out, outLen)
-	raw, err := decodeObject(input(cfg, cfgLen))
-	if err != nil {
-		return fail(err, out, outLen)
-	}
-	ec, err := core.DecodeEnvConfig(raw)
-	if err != nil {
-		return fail(err, out, outLen)
-	}
-	env, err := core.NewEnvironment(ec)
+	env, err := newEnvironment(input(cfg, cfgLen))
 	if err != nil {
 		return fail(err, out, outLen)
 	}
 	*handle = C.uint64_t(putHandle(kindEnvironment, env))
 	return reply(describeEnv(env), out, outLen)
+}
+
+// newEnvironment builds the environment a JSON configuration (Go-owned
+// bytes) describes: the decoding behind llenvs_env_new.
+func newEnvironment(cfg []byte) (core.Environment, error) {
+	raw, err := decodeObject(cfg)
+	if err != nil {
+		return nil, err
+	}
+	ec, err := core.DecodeEnvConfig(raw)
+	if err != nil {
+		return nil, err
+	}
+	return core.NewEnvironment(ec)
 }
 
 func describeEnv(env core.Environment) map[string]any {
@@ -217,24 +223,47 @@ func llenvsgo_env_reset(h C.uint64_t, req *C.char, reqLen C.size_t, episode *C.u
 	if err != nil {
 		return fail(err, out, outLen)
 	}
-	var r struct {
-		TaskIndex *int64         `json:"task_index"`
-		Seed      *int64         `json:"seed"`
-		Options   map[string]any `json:"options"`
+	rr, err := decodeResetRequest(input(req, reqLen))
+	if err != nil {
+		return fail(err, out, outLen)
 	}
-	if err := unmarshal(input(req, reqLen), &r); err != nil {
-		return fail(fmt.Errorf("malformed reset request: %w", err), out, outLen)
-	}
-	if r.TaskIndex == nil {
-		return fail(errors.New("options must contain 'task_index'"), out, outLen)
-	}
-	start, err := env.Reset(core.ResetRequest{TaskIndex: int(*r.TaskIndex), Seed: r.Seed, Options: r.Options})
+	start, err := env.Reset(rr)
 	if err != nil {
 		return fail(err, out, outLen)
 	}
 	*episode = C.uint64_t(putHandle(kindEpisode, core.NewRun(env, start)))
 	return reply(map[string]any{"observation": start.Observation, "hidden": start.Hidden, "info": start.Info},
 		out, outLen)
+}
+
+// decodeResetRequest decodes the request of llenvs_env_reset (Go-owned
+// bytes): {"task_index": int, "seed": int | null, "options": {...}}.
+func decodeResetRequest(b []byte) (core.ResetRequest, error) {
+	var r struct {
+		TaskIndex *int64         `json:"task_index"`
+		Seed      *int64         `json:"seed"`
+		Options   map[string]any `json:"options"`
+	}
+	if err := unmarshal(b, &r); err != nil {
+		return core.ResetRequest{}, fmt.Errorf("malformed reset request: %w", err)
+	}
+	if r.TaskIndex == nil {
+		return core.ResetRequest{}, errors.New("options must contain 'task_index'")
+	}
+	return core.ResetRequest{TaskIndex: int(*r.TaskIndex), Seed: r.Seed, Options: r.Options}, nil
+}
+
+// decodeStepRequest decodes the request of llenvs_episode_step (Go-owned
+// bytes): the action's fields and "step", the step it is taken from.
+func decodeStepRequest(b []byte) (int, core.Action, error) {
+	var r struct {
+		core.Action
+		Step int `json:"step"`
+	}
+	if err := unmarshal(b, &r); err != nil {
+		return 0, core.Action{}, fmt.Errorf("malformed step request: %w", err)
+	}
+	return r.Step, r.Action, nil
 }
 
 //export llenvsgo_episode_step
@@ -244,14 +273,11 @@ func llenvsgo_episode_step(h C.uint64_t, req *C.char, reqLen C.size_t, out **C.c
 	if err != nil {
 		return fail(err, out, outLen)
 	}
-	var r struct {
-		core.Action
-		Step int `json:"step"`
+	step, action, err := decodeStepRequest(input(req, reqLen))
+	if err != nil {
+		return fail(err, out, outLen)
 	}
-	if err := unmarshal(input(req, reqLen), &r); err != nil {
-		return fail(fmt.Errorf("malformed step request: %w", err), out, outLen)
-	}
-	res, err := run.Step(r.Step, r.Action)
+	res, err := run.Step(step, action)
 	if err != nil {
 		return fail(err, out, outLen)
 	}

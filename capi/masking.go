@@ -30,15 +30,27 @@ func offsetsOf(p *C.int64_t, n int, what string) ([]int64, error) {
 		return nil, fmt.Errorf("%s offsets are NULL", what)
 	}
 	offs := cSlice[int64](unsafe.Pointer(p), n+1)
-	if offs[0] != 0 {
-		return nil, fmt.Errorf("%s offsets[0] is %d, want 0", what, offs[0])
-	}
-	for i := 1; i <= n; i++ {
-		if offs[i] < offs[i-1] {
-			return nil, fmt.Errorf("%s offsets decrease at %d", what, i)
-		}
+	if err := checkOffsets(offs, what); err != nil {
+		return nil, err
 	}
 	return offs, nil
+}
+
+// checkOffsets checks that an offsets array starts at 0 and never
+// decreases.
+func checkOffsets(offs []int64, what string) error {
+	if len(offs) == 0 {
+		return fmt.Errorf("%s offsets are empty, want at least one entry (0)", what)
+	}
+	if offs[0] != 0 {
+		return fmt.Errorf("%s offsets[0] is %d, want 0", what, offs[0])
+	}
+	for i := 1; i < len(offs); i++ {
+		if offs[i] < offs[i-1] {
+			return fmt.Errorf("%s offsets decrease at %d", what, i)
+		}
+	}
+	return nil
 }
 
 //export llenvsgo_mask_batch

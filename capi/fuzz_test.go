@@ -1,0 +1,420 @@
+package main
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"math"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/llenvs/llenvs-go/core"
+)
+
+// These fuzz targets drive the Go side of each export with arbitrary
+// inputs: the decoding of configurations, reset and step requests, method
+// requests and layouts, and the buffers the exports pack. They run in this
+// package, without cgo calls from the tests; capi/abitest drives the
+// exports themselves.
+
+// checkReported checks that err is reported as the error buffer of
+// llenvs.h: valid JSON whose message is the error's, with a kind.
+func checkReported(t *testing.T, err error) {
+	t.Helper()
+	rep := errorReply{Message: err.Error(), Kind: "invalid"}
+	var v struct {
+		Message *string `json:"message"`
+		Kind    string  `json:"kind"`
+	}
+	if e := json.Unmarshal(rep.encode(), &v); e != nil || v.Message == nil || v.Kind == "" {
+		t.Fatalf("error %q is not reported as valid JSON: %v", err, e)
+	}
+	if utf8.ValidString(err.Error()) && *v.Message != err.Error() {
+		t.Fatalf("error %q reported as %q", err, *v.Message)
+	}
+	if err.Error() == "" {
+		t.Fatal("an error without a message")
+	}
+}
+
+// notPanic fails when a per-item error is a recovered panic.
+func notPanic(t *testing.T, err error) {
+	t.Helper()
+	if err != nil && (strings.Contains(err.Error(), "failed: runtime error") || strings.Contains(err.Error(), "internal error")) {
+		t.Fatalf("a recovered panic: %v", err)
+	}
+}
+
+// FuzzEnvConfig builds environments from arbitrary configurations, as
+// llenvs_env_new does, then describes them, resets task 0 and scores a
+// response: a configuration is built or refused with a reported error; a
+// built environment describes itself as JSON and scores in [-inf, inf]
+// without a panic.
+func FuzzEnvConfig(f *testing.F) {
+	for _, s := range []string{
+		`{"name": "leg_counting", "size": 10, "seed": 42}`,
+		`{"name": "leg_counting", "size": 5, "seed": 1, "params": {"min_animals": 1, "max_animals": 2}, "answer_extractor": "boxed"}`,
+		`{"name": "countdown", "size": 3, "seed": 2, "answer_extractors": [{"type": "boxed"}, {"type": "numeric"}], "pre_cleaners": ["strip_thinking_tokens"]}`,
+		`{"name": "chain_sum", "size": 3, "seed": 3, "answer_extractor": "regex", "answer_extractor_config": {"pattern": "(\\d+)"}}`,
+		`{"name": "guess_number", "adapter": "native", "size": 4, "seed": 5, "params": {"max_turns": 3}}`,
+		`{"name": "calculator_arithmetic", "adapter": "native", "size": 4, "seed": 6}`,
+		`{"name": "leg_counting", "size": 4, "seed": 7, "iterative": {"max_turns": 2}}`,
+		`{"name": "composite", "size": 4, "seed": 8, "params": {"datasets": [{"name": "gcd", "weight": 1}]}}`,
+		`{"name": "leg_counting", "size": 0}`, `{"name": "leg_counting", "size": -1}`, `{"name": "leg_counting", "size": 1e300}`,
+		`{"name": "leg_counting", "seed": 9223372036854775807, "size": 2}`, `{"name": ""}`, `{}`, `[]`, `null`, `{"name": 5}`,
+		`{"name": "leg_countin"}`, `{"name": "leg_counting", "adapter": "nope"}`, `{"name": "leg_counting", "extra_rewards": ["format", {"name": "length_penalty", "weight": 0.5}]}`,
+		`{"name": "leg_counting", "post_cleaners": [{"type": "truncate_tail", "config": {"max_chars": 2}}], "size": 2, "seed": 1}`,
+	} {
+		f.Add(s, "<answer>4</answer>")
+	}
+	f.Fuzz(func(t *testing.T, cfg, text string) {
+		env, err := newEnvironment([]byte(cfg))
+		if err != nil {
+			checkReported(t, err)
+			return
+		}
+		if _, err := marshal(describeEnv(env)); err != nil {
+			t.Fatalf("describe: %v", err)
+		}
+		if env.Len() <= 0 {
+			return
+		}
+		start, err := env.Reset(core.ResetRequest{TaskIndex: 0})
+		if err != nil {
+			checkReported(t, err)
+			return
+		}
+		if _, err := marshal(map[string]any{"observation": start.Observation, "hidden": start.Hidden, "info": start.Info}); err != nil {
+			t.Fatalf("reset reply: %v", err)
+		}
+		if st, ok := env.(core.SingleTurn); ok {
+			outs := make([]core.Scored, 1)
+			core.ScoreBatch(st, []int64{0}, []string{text}, outs)
+			notPanic(t, outs[0].Err)
+			if math.IsNaN(outs[0].Total) {
+				t.Fatalf("NaN reward for %q", text)
+			}
+		}
+	})
+}
+
+// fuzzEnvs are the environments FuzzEpisode plays: single-turn,
+// multi-turn, tool-using and iterative.
+var fuzzEnvs = []string{
+	`{"name": "leg_counting", "size": 20, "seed": 42}`,
+	`{"name": "countdown", "size": 20, "seed": 42}`,
+	`{"name": "guess_number", "adapter": "native", "size": 20, "seed": 42, "params": {"max_turns": 4}}`,
+	`{"name": "calculator_arithmetic", "adapter": "native", "size": 20, "seed": 42}`,
+	`{"name": "chain_sum", "size": 20, "seed": 42, "iterative": {"max_turns": 3}}`,
+}
+
+// FuzzEpisode plays episodes with arbitrary reset and step requests, as
+// llenvs_env_reset and llenvs_episode_step decode them: a request is
+// decoded or refused with a reported error, a step either advances the
+// episode (with a reply that encodes) or is refused with a reported error.
+func FuzzEpisode(f *testing.F) {
+	envs := make([]core.Environment, len(fuzzEnvs))
+	for i, cfg := range fuzzEnvs {
+		env, err := newEnvironment([]byte(cfg))
+		if err != nil {
+			f.Fatalf("%s: %v", cfg, err)
+		}
+		envs[i] = env
+	}
+	steps := []string{
+		`{"text": "<answer>4</answer>", "step": 0}`,
+		`{"text": "<answer>50</answer>", "step": 1}`,
+		`{"text": null, "tool_calls": [{"id": "c1", "name": "calculator", "arguments": {"expression": "2+2"}}], "step": 0}`,
+		`{"text": "<tool_call>{\"name\": \"calculator\", \"arguments\": {\"expression\": \"1/0\"}}</tool_call>", "step": 0}`,
+		`{"tool_calls": [{"name": "nope", "arguments": "x"}], "step": 0}`, `{"step": -1}`, `{"step": 1e30}`, `{}`, `[]`, ``,
+		`{"text": "\ud800", "step": 0}`, `{"text": 5}`,
+	}
+	for k := range envs {
+		for i, s := range steps {
+			f.Add(uint8(k), `{"task_index": 0}`, s, steps[(i+1)%len(steps)])
+		}
+		f.Add(uint8(k), `{"task_index": 19, "seed": 3, "options": {"x": 1}}`, steps[0], steps[1])
+		f.Add(uint8(k), `{"task_index": 20}`, steps[0], steps[1])
+		f.Add(uint8(k), `{"task_index": -1}`, steps[0], steps[1])
+		f.Add(uint8(k), `{"seed": 1}`, steps[0], steps[1])
+		f.Add(uint8(k), `{"task_index": "0"}`, steps[0], steps[1])
+	}
+	f.Fuzz(func(t *testing.T, which uint8, reset, step1, step2 string) {
+		env := envs[int(which)%len(envs)]
+		rr, err := decodeResetRequest([]byte(reset))
+		if err != nil {
+			checkReported(t, err)
+			return
+		}
+		start, err := env.Reset(rr)
+		if err != nil {
+			checkReported(t, err)
+			var ie *core.IndexError
+			if rr.TaskIndex >= 0 && rr.TaskIndex < env.Len() && errors.As(err, &ie) {
+				t.Fatalf("task %d of %d refused as out of range", rr.TaskIndex, env.Len())
+			}
+			return
+		}
+		run := core.NewRun(env, start)
+		for _, req := range []string{step1, step2} {
+			n, action, err := decodeStepRequest([]byte(req))
+			if err != nil {
+				checkReported(t, err)
+				continue
+			}
+			res, err := run.Step(n, action)
+			if err != nil {
+				checkReported(t, err)
+				continue
+			}
+			if _, err := marshal(res); err != nil {
+				t.Fatalf("step reply: %v", err)
+			}
+			if res.Terminated || res.Truncated {
+				break
+			}
+		}
+	})
+}
+
+// FuzzCallMethods sends arbitrary requests to the "extract" and "clean"
+// methods of llenvs_call and to an environment's llenvs_env_call methods:
+// each replies with valid JSON (one item per text) or a reported error.
+func FuzzCallMethods(f *testing.F) {
+	env, err := newEnvironment([]byte(`{"name": "leg_counting", "size": 10, "seed": 42}`))
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, s := range []string{
+		`{"extractor": {"type": "tag_based"}, "texts": ["<answer>1</answer>", "x", ""]}`,
+		`{"extractor": [{"type": "boxed"}, {"type": "numeric"}], "pre_cleaners": ["strip_thinking_tokens"], "texts": ["\\boxed{7}"]}`,
+		`{"extractor": {"type": "native"}, "texts": []}`, `{"extractor": [{"type": "native"}]}`, `{"extractor": 5}`, `{}`,
+		`{"extractor": {"type": "regex", "config": {"pattern": "("}}, "texts": ["a"]}`, `{"texts": [1]}`,
+		`{"kind": "pre", "cleaners": ["strip_special_tokens"], "texts": ["<s>x</s>"]}`,
+		`{"kind": "post", "cleaners": [{"type": "truncate_tail", "config": {"max_chars": 1}}], "texts": ["abc", ""]}`,
+		`{"kind": "side", "cleaners": []}`, `{"indices": [0, 9, 10]}`, `{"indices": [-1]}`, `{"indices": "0"}`,
+		`{"task_index": 0, "answers": ["4", null, 5]}`, `{"task_index": 100, "answers": ["4"]}`, `{"task_index": 1.5}`,
+	} {
+		for _, m := range []string{"extract", "clean", "describe", "entries", "score_answers", "nope"} {
+			f.Add(m, s)
+		}
+	}
+	f.Fuzz(func(t *testing.T, method, req string) {
+		raw, err := decodeObject([]byte(req))
+		if err != nil {
+			checkReported(t, err)
+			return
+		}
+		var reply []byte
+		switch method {
+		case "extract":
+			reply, err = callExtract(raw)
+		case "clean":
+			reply, err = callClean(raw)
+		default:
+			var res any
+			if res, err = dispatch(env, method, raw); err == nil {
+				reply, err = marshal(res)
+				if err != nil {
+					t.Fatalf("%s reply does not encode: %v", method, err)
+				}
+			}
+		}
+		if err != nil {
+			checkReported(t, err)
+			return
+		}
+		var items []any
+		var obj map[string]any
+		if json.Unmarshal(reply, &items) != nil && json.Unmarshal(reply, &obj) != nil {
+			t.Fatalf("%s replied with invalid JSON %q", method, reply)
+		}
+		if texts, ok := raw["texts"].([]any); ok && (method == "extract" || method == "clean") && len(items) != len(texts) {
+			t.Fatalf("%s: %d items for %d texts", method, len(items), len(texts))
+		}
+	})
+}
+
+// FuzzErrorReply checks the hand-written error buffer: valid JSON for any
+// message, key and suggestion, which reads back as given (valid UTF-8).
+func FuzzErrorReply(f *testing.F) {
+	f.Add("unknown key 'x'", "x", "y", "a,b")
+	f.Add("\x00\xff\"\\\u2028\n", "", "", "")
+	f.Add("task_index 5 out of bounds [0, 3)", "k", "", ",")
+	f.Fuzz(func(t *testing.T, msg, key, suggestion, valid string) {
+		rep := errorReply{Message: msg, Kind: "invalid", Key: key, Suggestion: suggestion}
+		if valid != "" {
+			rep.Valid = strings.Split(valid, ",")
+		}
+		b := rep.encode()
+		var got struct {
+			Message    string   `json:"message"`
+			Kind       string   `json:"kind"`
+			Key        string   `json:"key"`
+			Suggestion string   `json:"suggestion"`
+			Valid      []string `json:"valid"`
+		}
+		if err := json.Unmarshal(b, &got); err != nil {
+			t.Fatalf("error buffer %q is not valid JSON: %v", b, err)
+		}
+		if !utf8.ValidString(msg + key + suggestion + valid) {
+			return
+		}
+		if got.Message != msg || got.Kind != "invalid" || got.Suggestion != suggestion || len(got.Valid) != len(rep.Valid) {
+			t.Fatalf("error buffer %q reads back as %+v", b, got)
+		}
+		if (key != "" || rep.Valid != nil) && got.Key != key {
+			t.Fatalf("key %q reads back as %q", key, got.Key)
+		}
+	})
+}
+
+// unpackItems reads packItems' buffer: the prompts and the ground truths.
+func unpackItems(t *testing.T, buf []byte) ([]string, []*string) {
+	t.Helper()
+	le := binary.LittleEndian
+	n := int(le.Uint64(buf))
+	pOff, tOff, flags := 8, 8+8*(n+1), 8+16*(n+1)
+	sizes := flags + 8*((n+7)/8)
+	pBytes, tBytes := int(le.Uint64(buf[sizes:])), int(le.Uint64(buf[sizes+8:]))
+	data := buf[sizes+16:]
+	if len(data) != pBytes+tBytes {
+		t.Fatalf("%d data bytes, header says %d + %d", len(data), pBytes, tBytes)
+	}
+	pRunes, tRunes := []rune(string(data[:pBytes])), []rune(string(data[pBytes:]))
+	prompts, truths := make([]string, n), make([]*string, n)
+	for k := 0; k < n; k++ {
+		a, b := le.Uint64(buf[pOff+8*k:]), le.Uint64(buf[pOff+8*k+8:])
+		prompts[k] = string(pRunes[a:b])
+		if buf[flags+k] == 1 {
+			a, b = le.Uint64(buf[tOff+8*k:]), le.Uint64(buf[tOff+8*k+8:])
+			s := string(tRunes[a:b])
+			truths[k] = &s
+		}
+	}
+	return prompts, truths
+}
+
+// FuzzPackItems packs prompts and ground truths as llenvs_env_reset_many
+// and llenvs_episodes_step_texts return them, and reads them back as
+// Python does (code-point offsets into the decoded text).
+func FuzzPackItems(f *testing.F) {
+	f.Add("How many legs?", "4", "caf\u00e9 \U0001f600", true)
+	f.Add("", "", "", false)
+	f.Add("a\x00b", "\u2028", "x", true)
+	f.Fuzz(func(t *testing.T, p1, truth, p2 string, has bool) {
+		if !utf8.ValidString(p1 + truth + p2) {
+			return // Python hands in str, whose UTF-8 is valid
+		}
+		truths := []*string{nil, nil, nil}
+		if has {
+			truths[0], truths[2] = &truth, &p1
+		}
+		prompts := []string{p1, p2, truth}
+		gotP, gotT := unpackItems(t, packItems(prompts, truths))
+		for k := range prompts {
+			if gotP[k] != prompts[k] || (gotT[k] == nil) != (truths[k] == nil) || (gotT[k] != nil && *gotT[k] != *truths[k]) {
+				t.Fatalf("item %d: packed %q %v, read back %q %v", k, prompts[k], truths[k], gotP[k], gotT[k])
+			}
+		}
+	})
+}
+
+// readSection returns section i of a packSections buffer.
+func readSection(buf []byte, i int) []byte {
+	le := binary.LittleEndian
+	off, n := le.Uint64(buf[8+16*i:]), le.Uint64(buf[16+16*i:])
+	return buf[off : off+n]
+}
+
+// column reads Arrow string column row r from its offsets and data sections.
+func column(buf []byte, offsets, data, r int) string {
+	offs, d := readSection(buf, offsets), readSection(buf, data)
+	a, b := binary.LittleEndian.Uint32(offs[4*r:]), binary.LittleEndian.Uint32(offs[4*r+4:])
+	return string(d[a:b])
+}
+
+// FuzzItemsArrow decodes arbitrary item layouts and packs rows as
+// llenvs_items_arrow does: a layout is decoded or refused with a reported
+// error; the packed columns read back as the prompts, ground truths and
+// the chat messages the layout describes, and failed rows as errors.
+func FuzzItemsArrow(f *testing.F) {
+	f.Add(`{"system": "Answer in <answer> tags.", "template": ["Q: ", "\nA:"]}`, "How many legs?", "4")
+	f.Add(`{"template": ["", "", ""]}`, "x", "")
+	f.Add(`{"system": null, "template": []}`, "", "y")
+	f.Add(`{"template": ["only"]}`, "p", "t")
+	f.Add(`{"template": "x"}`, "p", "t")
+	f.Add(``, "p", "t")
+	f.Fuzz(func(t *testing.T, layout, prompt, truth string) {
+		lay, err := decodeItemsLayout([]byte(layout))
+		if err != nil {
+			checkReported(t, err)
+			return
+		}
+		idx := []int64{3, 5, 7}
+		prompts := []string{prompt, "", truth}
+		truths := []*string{&truth, nil, &prompt}
+		errs := []error{nil, errors.New("task 5 failed"), nil}
+		buf, err := packArrow(idx, prompts, truths, errs, lay)
+		if err != nil {
+			checkReported(t, err)
+			return
+		}
+		if rows := binary.LittleEndian.Uint64(buf); rows != 2 {
+			t.Fatalf("%d rows, want 2", rows)
+		}
+		perRow := 1
+		if lay.System != nil {
+			perRow = 2
+		}
+		for r, k := range []int{0, 2} {
+			if got := int64(binary.LittleEndian.Uint64(readSection(buf, arrowTaskIndex)[8*r:])); got != idx[k] {
+				t.Fatalf("row %d task_index %d, want %d", r, got, idx[k])
+			}
+			if got := column(buf, arrowPromptOffsets, arrowPromptData, r); got != prompts[k] {
+				t.Fatalf("row %d prompt %q, want %q", r, got, prompts[k])
+			}
+			if got := column(buf, arrowTruthOffsets, arrowTruthData, r); got != *truths[k] {
+				t.Fatalf("row %d ground truth %q, want %q", r, got, *truths[k])
+			}
+			user := lay.Template[0]
+			for _, lit := range lay.Template[1:] {
+				user += prompts[k] + lit
+			}
+			if got := column(buf, arrowContentOffsets, arrowContentData, r*perRow+perRow-1); got != user {
+				t.Fatalf("row %d user message %q, want %q", r, got, user)
+			}
+			if lay.System != nil && column(buf, arrowContentOffsets, arrowContentData, r*perRow) != *lay.System {
+				t.Fatalf("row %d system message lost", r)
+			}
+		}
+		if got := column(buf, arrowErrorOffsets, arrowErrorData, 0); got != "task 5 failed" {
+			t.Fatalf("error %q", got)
+		}
+	})
+}
+
+// FuzzOffsets checks the offsets arrays of the masking exports: accepted
+// exactly when they start at 0 and never decrease.
+func FuzzOffsets(f *testing.F) {
+	f.Add([]byte{0, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0})
+	f.Add([]byte{1, 0, 0, 0, 0, 0, 0, 0})
+	f.Add([]byte{})
+	f.Add([]byte{0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		offs := make([]int64, len(b)/8)
+		for i := range offs {
+			offs[i] = int64(binary.LittleEndian.Uint64(b[8*i:]))
+		}
+		ok := len(offs) > 0 && offs[0] == 0
+		for i := 1; ok && i < len(offs); i++ {
+			ok = offs[i] >= offs[i-1]
+		}
+		if err := checkOffsets(offs, "token"); (err == nil) != ok {
+			t.Fatalf("checkOffsets(%v) = %v", offs, err)
+		} else if err != nil {
+			checkReported(t, err)
+		}
+	})
+}
