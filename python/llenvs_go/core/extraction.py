@@ -27,6 +27,7 @@ from functools import cached_property
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
 
 from llenvs_go import _native
+from llenvs_go.core import _surrogates
 from llenvs_go.core.cleaning import Cleaner, apply_cleaners, cleaner_spec, resolve_cleaners
 
 ExtractionResult = tuple[str | None, dict[str, Any]]
@@ -55,12 +56,11 @@ class _Plan:
 _CLEANED_FLAGS = {"pre_cleaners_applied": True, "post_cleaners_applied": True}
 
 
-def _encode_texts(texts: Sequence[str]) -> bytes:
+def _encode_texts(texts: Sequence[str]) -> tuple[bytes, bool]:
     for t in texts:
         if type(t) is not str:
             raise TypeError(f"extract needs a str, got {type(t).__name__}")
-    return json.dumps(texts if isinstance(texts, list) else list(texts), ensure_ascii=False).encode(
-        "utf-8", "surrogatepass")
+    return _surrogates.encode_texts(texts)
 
 
 def _extract_batch(extractor: Any, texts: Sequence[str]) -> list[ExtractionResult]:
@@ -114,7 +114,11 @@ class GoExtractor:
         if req is None:
             return self._extract_python(texts)
         prefix, add_flags = req
-        items = json.loads(_native.call_raw("extract", prefix + _encode_texts(texts) + b"}"))
+        body, stood_in = _encode_texts(texts)
+        items = json.loads(_native.call_raw("extract", prefix + body + b"}"))
+        if stood_in:
+            for it in items:
+                it["answer"] = _surrogates.restore(it["answer"])
         if add_flags:
             return [(it["answer"], {**it["metadata"], **_CLEANED_FLAGS}) for it in items]
         return [(it["answer"], it["metadata"]) for it in items]

@@ -146,6 +146,16 @@ def observation_from(o: dict[str, Any]) -> Observation:
     )
 
 
+def _check_step_args(state: Any, action: Any) -> None:
+    """A TypeError that names the bad argument of ``step``, before anything reaches the library."""
+    if not isinstance(state, State):
+        raise TypeError(f"step: state must be a State returned by reset() or step(), got {type(state).__name__}")
+    if not isinstance(action, Action):
+        raise TypeError(f"step: action must be an Action (e.g. Action.from_text(...)), got {type(action).__name__}")
+    if action.text is not None and not isinstance(action.text, str):
+        raise TypeError(f"step: action.text must be a str or None, got {type(action.text).__name__}")
+
+
 def _action_request(action: Action, step: int) -> dict[str, Any]:
     return {"text": action.text, "step": step,
             "tool_calls": [{"id": c.id, "name": c.name, "arguments": dict(c.arguments)} for c in action.tool_calls]}
@@ -319,6 +329,7 @@ class NativeEnvironment:
 
     def _advance(self, state: State, action: Action) -> dict[str, Any]:
         """One step of the Go episode behind ``state``, as the library's JSON."""
+        _check_step_args(state, action)
         episode = getattr(state.hidden, "episode", None)
         if episode is None or not episode.alive:
             if not self.spec.pure_step:
@@ -338,7 +349,11 @@ class NativeEnvironment:
         Raises ValueError without a task index and TaskIndexError (a
         ValueError) for one out of range.
         """
+        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+            raise TypeError(f"seed must be an int or None, got {type(seed).__name__}")
         options = options or {}
+        if not isinstance(options, dict):
+            raise TypeError(f"options must be a dict, got {type(options).__name__}")
         if "task_index" not in options:
             raise ValueError("options must contain 'task_index'")
         i = self.check_index(options["task_index"])
