@@ -63,7 +63,7 @@ clean:
 
 ## fuzz: every Go fuzz target for FUZZ_SECONDS (default 60) each; fuzz-short: a few seconds each (part of test)
 FUZZ_SECONDS ?= 60
-FUZZ_SHORT_SECONDS ?= 2
+FUZZ_SHORT_SECONDS ?= 1
 .PHONY: fuzz fuzz-short
 fuzz:
 	scripts/fuzz.sh $(FUZZ_SECONDS)

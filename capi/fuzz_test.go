@@ -258,7 +258,7 @@ func FuzzErrorReply(f *testing.F) {
 		if err := json.Unmarshal(b, &got); err != nil {
 			t.Fatalf("error buffer %q is not valid JSON: %v", b, err)
 		}
-		if !utf8.ValidString(msg + key + suggestion + valid) {
+		if !utf8.ValidString(msg) || !utf8.ValidString(key) || !utf8.ValidString(suggestion) || !utf8.ValidString(valid) {
 			return
 		}
 		if got.Message != msg || got.Kind != "invalid" || got.Suggestion != suggestion || len(got.Valid) != len(rep.Valid) {

@@ -184,12 +184,26 @@ func Unpack(buf []byte) ([]Result, error) {
 	if len(buf) < 8 {
 		return nil, fmt.Errorf("packed batch: %d bytes is too short", len(buf))
 	}
-	n := int(binary.LittleEndian.Uint64(buf))
-	hdr := 8 * (1 + 4*(n+1))
-	if n < 0 || len(buf) < hdr {
-		return nil, fmt.Errorf("packed batch: header of %d trajectories does not fit in %d bytes", n, len(buf))
+	// Every count is checked against the buffer's size before it is used,
+	// so that a buffer that is not a packed batch is an error, never an
+	// out-of-range read or an overflow.
+	un := binary.LittleEndian.Uint64(buf)
+	if un > uint64(len(buf)/32) || 8*(1+4*(int(un)+1)) > len(buf) {
+		return nil, fmt.Errorf("packed batch: header of %d trajectories does not fit in %d bytes", un, len(buf))
 	}
+	n := int(un)
 	at := func(k int) int64 { return int64(binary.LittleEndian.Uint64(buf[8+8*k:])) }
+	for a := 0; a < 4; a++ {
+		base := a * (n + 1)
+		if at(base) != 0 {
+			return nil, fmt.Errorf("packed batch: offsets array %d does not start at 0", a)
+		}
+		for i := 1; i <= n; i++ {
+			if at(base+i) < at(base+i-1) || at(base+i) > int64(len(buf)) {
+				return nil, fmt.Errorf("packed batch: offsets array %d is not increasing within the buffer at %d", a, i)
+			}
+		}
+	}
 	P, R, S, T := int(at(n)), int(at(2*(n+1)-1)), int(at(3*(n+1)-1)), int(at(4*(n+1)-1))
 	if len(buf) != PackedSize(n, P, R, S, T) {
 		return nil, fmt.Errorf("packed batch: %d bytes, want %d", len(buf), PackedSize(n, P, R, S, T))
