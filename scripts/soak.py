@@ -2,7 +2,8 @@
 
 Runs N calls (default 1,000,000) from T threads (default 8): single scores, batch scores, reward
 totals, dataset items, environment create/close, episodes reset/step/close (single-turn and the
-multi-turn ``guess_number``) and trajectory masking, in a fixed mix. Every 100,000 calls it prints the
+multi-turn ``guess_number``, one at a time and as an ``EpisodeBatch``) and trajectory masking, in a fixed
+mix. Every 100,000 calls it prints the
 peak resident set size (``ru_maxrss``) and the current one; at the end it checks that the live handle
 count of every kind is back to what it was before the run, and exits 1 when it is not or when any call
 raised an error that is not one of the expected (documented) ones.
@@ -24,6 +25,7 @@ from collections import Counter
 from typing import Any
 
 from llenvs_go import _native
+from llenvs_go.core.episodes import EpisodeBatch
 from llenvs_go.core.registry import environment_registry
 from llenvs_go.core.state import Action
 from llenvs_go.core.trajectory import Trajectory, Transition
@@ -158,6 +160,19 @@ class Soak:
             state.hidden.episode.close()
         return calls
 
+    def op_batch_episodes(self, k: int) -> int:
+        """A batch of 16 multi-turn episodes stepped together until done (or three rounds), then closed."""
+        batch = EpisodeBatch(self.guess, [(k + j) % len(self.guess) for j in range(16)])
+        calls = 1
+        for guess in (50, 25, 75):
+            live = batch.live()
+            if not live:
+                break
+            batch.step([f"<answer>{guess}</answer>"] * len(live), live)
+            calls += 1
+        batch.close()
+        return calls
+
     def op_mask(self, k: int) -> int:
         traj = Trajectory.create(self.env.reset(options={"task_index": k % 1000})[0])
         s0 = traj.initial_state
@@ -182,7 +197,7 @@ class Soak:
 
 
 MIX = [("score", 30), ("totals", 10), ("score_batch", 10), ("episode", 20), ("items", 8), ("env", 6),
-       ("multiturn", 6), ("mask", 6), ("bad", 4)]
+       ("multiturn", 6), ("batch_episodes", 2), ("mask", 6), ("bad", 4)]
 
 
 def worker(s: Soak, tid: int) -> None:

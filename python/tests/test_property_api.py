@@ -78,14 +78,24 @@ json_values = st.recursive(
     json_leaves, lambda c: st.lists(c, max_size=4) | st.dictionaries(st.text(max_size=8), c, max_size=4), max_leaves=12)
 
 
-def _nested(depth: int) -> Any:
-    v: Any = 1
-    for k in range(depth):
-        v = [v] if k % 2 else {"a": v}
-    return v
+class Nested(list):
+    """``[{"a": [{"a": ... 1}]}]`` nested ``depth`` deep, shown by its depth in failure reports."""
+
+    def __init__(self, depth: int):
+        v: Any = 1
+        for k in range(depth):
+            v = [v] if k % 2 else {"a": v}
+        super().__init__([v])
+        self.depth = depth
+
+    def __repr__(self) -> str:
+        return f"Nested({self.depth})"
+
+    def _repr_pretty_(self, p: Any, cycle: bool) -> None:
+        p.text(repr(self))
 
 
-deep_values = st.integers(min_value=1, max_value=20_000).map(_nested)
+deep_values = st.integers(min_value=1, max_value=20_000).map(Nested)
 wrong_types = st.one_of(st.builds(object), st.just(b"bytes"), st.just(bytearray(b"x")), st.just({1, 2}),
                         st.just(1j), st.just(range(3)))
 anything = st.one_of(json_values, deep_values, wrong_types)
@@ -217,6 +227,28 @@ def test_episodes_take_anything(env, guess_env, seed, options, actions, which):
         state = res.next_state
     if getattr(state.hidden, "episode", None) is not None:
         state.hidden.episode.close()
+
+
+@given(task_indices=st.one_of(st.lists(st.integers(min_value=-1, max_value=20), max_size=6),
+                              st.lists(numbers, max_size=2), wrong_types),
+       rounds=st.lists(st.tuples(st.lists(st.one_of(texts, wrong_types), max_size=6),
+                                 st.one_of(st.none(), st.lists(st.integers(min_value=-2, max_value=7), max_size=6))),
+                       max_size=3))
+def test_episode_batches_take_anything(guess_env, task_indices, rounds):
+    from llenvs_go.core.episodes import EpisodeBatch
+
+    batch = outcome(EpisodeBatch, guess_env, task_indices)
+    if isinstance(batch, BaseException):
+        return
+    try:
+        assert len(batch.prompts) == len(batch) == len(task_indices)
+        for step_texts, indices in rounds:
+            res = outcome(batch.step, step_texts, indices)
+            if not isinstance(res, BaseException):
+                assert len(res.totals) == len(res.prompts) == len(res.indices)
+                assert all(not math.isnan(t) for t in res.totals)
+    finally:
+        batch.close()
 
 
 # -- masking ---------------------------------------------------------------------------------------
