@@ -41,13 +41,13 @@ settings.load_profile(os.environ.get("LLENVS_HYPOTHESIS_PROFILE", "ci"))
 DOCUMENTED = (TypeError, ValueError, KeyError, IndexError)
 
 
-def outcome(f: Any, *args: Any, allowed: tuple[type[BaseException], ...] = DOCUMENTED, **kwargs: Any) -> Any:
-    """Call f; return its value, or the documented exception it raised (with a message)."""
+def outcome(func: Any, /, *args: Any, _allowed: tuple[type[BaseException], ...] = DOCUMENTED, **kwargs: Any) -> Any:
+    """Call func; return its value, or the documented exception it raised (with a message)."""
     try:
-        return f(*args, **kwargs)
+        return func(*args, **kwargs)
     except InternalError as e:  # a panic in Go: always a failure
-        pytest.fail(f"InternalError from {getattr(f, '__qualname__', f)}: {e}")
-    except allowed as e:
+        pytest.fail(f"InternalError from {getattr(func, '__qualname__', func)}: {e}")
+    except _allowed as e:
         assert str(e), f"{type(e).__name__} without a message"
         return e
 
@@ -218,7 +218,7 @@ def test_episodes_take_anything(env, guess_env, seed, options, actions, which):
     assert isinstance(info, dict)
     for action in actions:
         # NotImplementedError: llenvs' error for a step from a stale state; RuntimeError: a finished episode.
-        res = outcome(e.step, state, action, allowed=DOCUMENTED + (NotImplementedError, RuntimeError))
+        res = outcome(e.step, state, action, _allowed=DOCUMENTED + (NotImplementedError, RuntimeError))
         if isinstance(res, BaseException):
             continue
         assert not math.isnan(res.rewards.total)

@@ -176,9 +176,9 @@ class NativeEnvironment:
                                      if not isinstance(r, (str, dict)))
         for r in self._python_rewards:
             if not callable(getattr(r, "compute", None)) or not isinstance(getattr(r, "name", None), str):
-                raise TypeError(f"extra_rewards: {r!r:.60} is neither a signal name, a mapping {{'name': ..., "
-                                "'weight': ...} nor a reward function (an object with a str name and a "
-                                "compute(state, action, next_state) method)")
+                raise TypeError(f"extra_rewards: a {type(r).__name__} is neither a signal name, a mapping "
+                                "{'name': ..., 'weight': ...} nor a reward function (an object with a str name "
+                                "and a compute(state, action, next_state) method)")
         self.system_prompt = system_prompt
         self.prompt_template = prompt_template
         self._lock = threading.Lock()
