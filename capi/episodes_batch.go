@@ -94,15 +94,8 @@ func llenvsgo_episodes_step_texts(episodes *C.uint64_t, steps *C.int64_t, which 
 	hs := unsafe.Slice((*uint64)(unsafe.Pointer(episodes)), size)
 	st := unsafe.Slice((*int64)(unsafe.Pointer(steps)), size)
 	wh := unsafe.Slice((*int64)(unsafe.Pointer(which)), count)
-	seen := make([]bool, size)
-	for k, i := range wh {
-		if i < 0 || int(i) >= size {
-			return fail(fmt.Errorf("which[%d]: episode %d is not in the batch of %d", k, i, size), out, outLen)
-		}
-		if seen[i] {
-			return fail(fmt.Errorf("which[%d]: episode %d is stepped twice in one call", k, i), out, outLen)
-		}
-		seen[i] = true
+	if err := checkWhich(wh, size); err != nil {
+		return fail(err, out, outLen)
 	}
 	ptrs := unsafe.Slice((**C.char)(unsafe.Pointer(texts)), count)
 	ls := unsafe.Slice((*int64)(unsafe.Pointer(lens)), count)
@@ -135,6 +128,22 @@ func llenvsgo_episodes_step_texts(episodes *C.uint64_t, steps *C.int64_t, which 
 	})
 	toC(packItems(prompts, make([]*string, count)), out, outLen)
 	return statusOK
+}
+
+// checkWhich checks the which argument of llenvs_episodes_step_texts:
+// positions in a batch of size episodes, none repeated.
+func checkWhich(wh []int64, size int) error {
+	seen := make([]bool, size)
+	for k, i := range wh {
+		if i < 0 || i >= int64(size) {
+			return fmt.Errorf("which[%d]: episode %d is not in the batch of %d", k, i, size)
+		}
+		if seen[i] {
+			return fmt.Errorf("which[%d]: episode %d is stepped twice in one call", k, i)
+		}
+		seen[i] = true
+	}
+	return nil
 }
 
 func stepBrief(h uint64, step int, text string) (b core.Brief, err error) {

@@ -418,3 +418,29 @@ func FuzzOffsets(f *testing.F) {
 		}
 	})
 }
+
+// FuzzWhich checks the episode positions of llenvs_episodes_step_texts:
+// accepted exactly when each is inside the batch and none repeats.
+func FuzzWhich(f *testing.F) {
+	f.Add([]byte{0, 1, 2}, uint8(3))
+	f.Add([]byte{1, 1}, uint8(3))
+	f.Add([]byte{5}, uint8(3))
+	f.Add([]byte{}, uint8(0))
+	f.Add([]byte{0xff}, uint8(0))
+	f.Fuzz(func(t *testing.T, b []byte, size uint8) {
+		wh := make([]int64, len(b))
+		for i, c := range b {
+			wh[i] = int64(int8(c)) // negative positions included
+		}
+		ok, seen := true, map[int64]bool{}
+		for _, i := range wh {
+			ok = ok && i >= 0 && i < int64(size) && !seen[i]
+			seen[i] = true
+		}
+		if err := checkWhich(wh, int(size)); (err == nil) != ok {
+			t.Fatalf("checkWhich(%v, %d) = %v", wh, size, err)
+		} else if err != nil {
+			checkReported(t, err)
+		}
+	})
+}
