@@ -39,6 +39,7 @@ func TestErrorMessages(t *testing.T) {
 func TestDecode(t *testing.T) {
 	type cfg struct {
 		N    int      `json:"n"`
+		I32  []int32  `json:"i32"`
 		X    float64  `json:"x"`
 		S    string   `json:"s"`
 		L    []string `json:"l"`
@@ -58,6 +59,8 @@ func TestDecode(t *testing.T) {
 		{"wrong type", map[string]any{"s": 1.0}, cfg{}, "", true},
 		{"unknown key", map[string]any{"nn": 1.0}, cfg{}, "nn", true},
 		{"tagged out", map[string]any{"Skip": 1.0}, cfg{}, "Skip", true},
+		{"int32 in range", map[string]any{"i32": []any{int64(-2147483648), 2147483647.0}}, cfg{N: 1, I32: []int32{-2147483648, 2147483647}}, "", false},
+		{"int32 out of range", map[string]any{"i32": []any{int64(2147483648)}}, cfg{}, "", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
