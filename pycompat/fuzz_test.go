@@ -101,7 +101,7 @@ func FuzzJSONFloatList(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		xs, ok := JSONFloatList(s)
 		var raw []any
-		if json.Unmarshal([]byte(s), &raw) == nil && utf8.ValidString(s) {
+		if json.Unmarshal([]byte(s), &raw) == nil && raw != nil && utf8.ValidString(s) { // "null" is not a list
 			want := make([]float64, len(raw))
 			for i, v := range raw {
 				x, isNum := v.(float64)
