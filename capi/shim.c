@@ -88,6 +88,16 @@ int32_t llenvs_episode_close(uint64_t episode) {
     return llenvsgo_episode_close(episode);
 }
 
+int32_t llenvs_env_new_columns(const char *cfg, size_t cfg_len, size_t n_columns, int64_t rows,
+                               const void *const *offsets, const int32_t *offset_widths, const int64_t *starts,
+                               const char *const *data, const int64_t *data_lens, const uint8_t *const *validity,
+                               uint64_t *handle, char **out, size_t *out_len) {
+    if (forked) return fork_error(out, out_len);
+    return llenvsgo_env_new_columns((char *)cfg, cfg_len, n_columns, rows, (void **)offsets, (int32_t *)offset_widths,
+                                    (int64_t *)starts, (char **)data, (int64_t *)data_lens, (uint8_t **)validity,
+                                    handle, out, out_len);
+}
+
 int32_t llenvs_items_arrow(uint64_t handle, const int64_t *indices, size_t n, const char *layout, size_t layout_len,
                            char **out, size_t *out_len) {
     if (forked) return fork_error(out, out_len);
