@@ -93,7 +93,8 @@ def test_large_string_chunked_and_sliced_columns():
     assert [env.reset(options={"task_index": i})[0].hidden.expected_answer for i in range(len(q))] == \
         [boxed_truth(x) for x in s]
     # A slice of a string array starts at an offset inside its buffers.
-    sliced = pa.table({"problem": pa.array(q, pa.string()).slice(7, 5), "solution": pa.array(s, pa.string()).slice(7, 5)})
+    sliced = pa.table({"problem": pa.array(q, pa.string()).slice(7, 5),
+                       "solution": pa.array(s, pa.string()).slice(7, 5)})
     assert sliced.column("problem").chunk(0).offset == 7
     env = get(sliced, scoring="exact")
     assert [env.reset(options={"task_index": i})[0].observation.prompt for i in range(5)] == q[7:12]
