@@ -413,3 +413,41 @@ def test_trl_dataset_and_reward_function():
     completions[1] = [{"role": "assistant", "content": "so \\boxed{nope}"}]
     kwargs = {k: ds[k] for k in ds.column_names if k != "prompt"}
     assert fn(prompts=ds["prompt"], completions=completions, **kwargs) == [1.0, 0.0, 1.0, 1.0, 1.0, 1.0]
+
+
+# -- the ABI entry point --------------------------------------------------------------
+
+def _new_columns(offsets, width, data, n_cols_named=1, rows=2):
+    from llenvs_go._native import ffi
+
+    cfg = json.dumps({"name": "abi", "adapter": "huggingface",
+                      "params": {"question_column": "q", "answer_column": "q", "ground_truth_extractor": "raw",
+                                 "scoring": "exact", "columns": ["q"] * n_cols_named}}).encode()
+    offs = ffi.new("int32_t[]" if width == 4 else "int64_t[]", offsets)
+    body = ffi.new("char[]", data)
+    args = [ffi.new("void *[]", [offs]), ffi.new("int32_t[]", [width]), ffi.new("int64_t[]", [0]),
+            ffi.new("char *[]", [body]), ffi.new("int64_t[]", [len(data)]), ffi.new("uint8_t *[]", [ffi.NULL])]
+    h = ffi.new("uint64_t *")
+    out = ffi.new("char **")
+    out_len = ffi.new("size_t *")
+    rc = _native.lib().llenvs_env_new_columns(cfg, len(cfg), 1, rows, *args, h, out, out_len)
+    reply = _native.take_buffer(out, out_len)
+    if rc != _native.OK:
+        _native.raise_for(rc, reply)
+    _native.lib().llenvs_env_close(h[0])
+    return json.loads(reply)
+
+
+def test_abi_refuses_bad_buffers_without_crashing():
+    assert _new_columns([0, 2, 5], 4, b"abcde")["len"] == 2
+    assert _new_columns([0, 2, 5], 8, b"abcde")["len"] == 2
+    with pytest.raises(ValueError, match="outside the 5 bytes of data"):
+        _new_columns([0, 2, 9], 4, b"abcde")
+    with pytest.raises(ValueError, match="row 0: offsets 0..4 are not in order"):
+        _new_columns([0, 4, 3], 8, b"abcde")
+    with pytest.raises(ValueError, match="offset width must be 4 or 8"):
+        _new_columns([0, 2, 5], 2, b"abcde")
+    with pytest.raises(ValueError, match="names 2 columns but 1 were handed over"):
+        _new_columns([0, 2, 5], 4, b"abcde", n_cols_named=2)
+    with pytest.raises(ValueError, match="row 1 is not valid UTF-8"):
+        _new_columns([0, 2, 4], 4, b"ab\xff\xfe")
