@@ -146,7 +146,8 @@ def main() -> None:
     scorer = Scorer(env)
 
     # Check ours against the baseline before timing anything.
-    want = [py_numeric(a, truths[i]) if (a := py_extract(t)) is not None else 0.0 for i, t in zip(idx, texts)]
+    pairs = list(zip(idx, texts, strict=True))
+    want = [py_numeric(a, truths[i]) if (a := py_extract(t)) is not None else 0.0 for i, t in pairs]
     res = scorer.score_batch(idx, texts)
     assert res.totals == want, "score_batch disagrees with the Python rules"
     assert [r.extracted_answer for r in res] == [py_extract(t) for t in texts]
@@ -156,7 +157,7 @@ def main() -> None:
 
     def llenvs_path():
         out = []
-        for i, t in zip(idx, texts):
+        for i, t in pairs:
             gold = py_truth(rows[i]["answer"])  # llenvs' reset extracts it every time
             a = py_extract(t)
             v = 0.0 if a is None else py_numeric(a, gold)
@@ -164,7 +165,7 @@ def main() -> None:
         return out
 
     def python_recipe():
-        return [0.0 if (a := py_extract(t)) is None else py_numeric(a, truths[i]) for i, t in zip(idx, texts)]
+        return [0.0 if (a := py_extract(t)) is None else py_numeric(a, truths[i]) for i, t in pairs]
 
     def ours_score_batch():
         return [(r.total, r.signals, r.extracted_answer) for r in scorer.score_batch(idx, texts)]

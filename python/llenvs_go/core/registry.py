@@ -121,7 +121,9 @@ class EnvironmentRegistry:
         ``size``, ``seed``, ``answer_extractor``, ``extra_rewards``,
         ``system_prompt``, ``prompt_template``, ``data_dir`` and the task's
         own config fields. ``adapter="native"`` serves ``guess_number`` and
-        ``calculator_arithmetic``.
+        ``calculator_arithmetic``. ``adapter="huggingface"`` serves a
+        question/answer dataset: ``name`` is a hub dataset, a local file or
+        rows in memory (``llenvs_go.adapters.huggingface.HuggingFaceAdapter.get_environment``).
 
         ``iterative`` (an ``IterativeConfig`` or a mapping of its fields, e.g.
         ``{"max_turns": 3}``) wraps the environment in an
