@@ -126,6 +126,9 @@ func TestBuildErrors(t *testing.T) {
 		{"no answer column", nil, map[string]Column{"question": text("a")}, "answer column 'answer' was not handed over"},
 	}
 	for _, c := range cases {
+		if c.name == "math not linked" && ScoringAvailable("math") {
+			continue // a build with the math verifier linked in
+		}
 		_, err := New(gsmConfig(c.params), c.cols)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: err = %v, want it to contain %q", c.name, err, c.want)

@@ -451,3 +451,31 @@ def test_abi_refuses_bad_buffers_without_crashing():
         _new_columns([0, 2, 5], 4, b"abcde", n_cols_named=2)
     with pytest.raises(ValueError, match="row 1 is not valid UTF-8"):
         _new_columns([0, 2, 4], 4, b"ab\xff\xfe")
+
+
+def test_openrlhf_rows_and_shipped_reward_function():
+    from llenvs_go.integrations import openrlhf
+
+    env = get(str(GSM), preset="gsm8k", size=5)
+    rows_ = openrlhf.make_openrlhf_dataset(env)
+    prompts = ["Q"] * 5
+    truths = [gsm_truth(r["answer"]) for r in rows(GSM)[:5]]
+    queries = [f"Q<answer>{t}</answer>" for t in truths]
+    queries[2] = "Q<answer>wrong</answer>"
+    out = openrlhf.reward_func(queries, prompts, [r["label"] for r in rows_])
+    assert [float(x) for x in out["rewards"]] == [1.0, 1.0, 0.0, 1.0, 1.0]
+    own = openrlhf.make_openrlhf_reward_fn(env)(queries, prompts, [r["label"] for r in rows_])
+    assert [float(x) for x in own["rewards"]] == [1.0, 1.0, 0.0, 1.0, 1.0]
+
+
+def test_environment_config_builds_a_dataset_environment():
+    from llenvs_go.core.config import EnvironmentConfig
+
+    cfg = EnvironmentConfig(name=str(GSM), adapter="huggingface", size=4, seed=2,
+                            params={"question_column": "question", "answer_column": "answer",
+                                    "ground_truth_extractor": "gsm8k"})
+    env = cfg.build()
+    direct = get(str(GSM), question_column="question", answer_column="answer", ground_truth_extractor="gsm8k",
+                 size=4, seed=2)
+    assert [env.reset(options={"task_index": i})[0].observation.prompt for i in range(4)] == \
+        [direct.reset(options={"task_index": i})[0].observation.prompt for i in range(4)]

@@ -604,6 +604,8 @@ class HuggingFaceAdapter:
                 ``pre_cleaners``, ``post_cleaners``, and for hub datasets the
                 keywords of ``datasets.load_dataset`` in :data:`LOAD_DATASET_KEYWORDS`.
         """
+        # None stands for "not given" (EnvironmentConfig.build passes every field).
+        kwargs = {k: v for k, v in kwargs.items() if not (k in LOAD_DATASET_KEYWORDS and v is None)}
         for key in kwargs:
             if key not in _ENV_KEYS and key not in LOAD_DATASET_KEYWORDS:
                 near = difflib.get_close_matches(key, _OPTIONS, n=1, cutoff=0.6)
