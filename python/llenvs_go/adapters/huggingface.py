@@ -268,7 +268,8 @@ def _text_array(column: Any, name: str, role: str) -> Any:
     if pa.types.is_dictionary(t):
         column = column.cast(t.value_type)
         t = column.type
-    if pa.types.is_string_view(t) if hasattr(pa.types, "is_string_view") else False:
+    is_view = getattr(pa.types, "is_string_view", None)
+    if is_view is not None and is_view(t):
         column = column.cast(pa.large_string())
         t = column.type
     if role == "answer" and (pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_decimal(t)):
@@ -301,11 +302,10 @@ def missing_column_message(role: str, name: str, available: list[str]) -> str:
     return f"{role} column {name!r} not found in dataset. Available columns: {available}{hint}"
 
 
-def prepare_columns(table: Any, params: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
-    """Check the columns a configuration names against ``table`` and keep only those.
+def prepare_columns(table: Any, params: dict[str, Any]) -> Any:
+    """Check the columns a configuration names against ``table``; the table of those columns alone.
 
-    Returns the table of the needed columns and the Go parameters (with the
-    non-text metadata columns as JSON values).
+    A missing column is a ValueError naming the columns that exist.
     """
     available = list(table.column_names)
     q, a = params["question_column"], params["answer_column"]
@@ -317,7 +317,7 @@ def prepare_columns(table: Any, params: dict[str, Any]) -> tuple[Any, dict[str, 
         if name not in available:
             raise ValueError(missing_column_message("Metadata", name, available))
     keep = list(dict.fromkeys([q, a, *meta]))
-    return table.select(keep), params
+    return table.select(keep)
 
 
 def _hand_over(go_config: dict[str, Any], table: Any) -> tuple[int, dict[str, Any]]:
@@ -449,7 +449,7 @@ class HuggingFaceEnvironment(NativeEnvironment):
         p = c["params"]
         table = load_source(c["name"], p, {k: p[k] for k in LOAD_DATASET_KEYWORDS if k in p})
         table = select_rows(table, c.get("size"), c.get("seed"))
-        return prepare_columns(table, p)[0]
+        return prepare_columns(table, p)
 
     def _native_config(self) -> dict[str, Any]:
         c = super()._native_config()
@@ -683,7 +683,7 @@ class HuggingFaceAdapter:
         table = None
         if in_memory:
             table = select_rows(source, size, seed if size is not None else None)
-            table = prepare_columns(table, params)[0]
+            table = prepare_columns(table, params)
         env = HuggingFaceEnvironment(config, system_prompt=system_prompt, prompt_template=prompt_template,
                                      table=table, in_memory=in_memory)
         _ = env.handle  # load, check and hand the rows over now: a bad setting fails here, not on first use
