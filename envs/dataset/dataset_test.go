@@ -22,8 +22,9 @@ func gsmConfig(params map[string]any) core.EnvConfig {
 
 func gsmColumns() map[string]Column {
 	return map[string]Column{
-		"question": text("How many?", "How much?", "What is left?"),
-		"answer":   text("3 + 4 = 7\n#### 7", "so 1,200 in all\n#### 1,200", "no marker here"),
+		"question": text("How many?", "How much?", "What is left?", "Below zero?"),
+		"answer": text("3 + 4 = 7\n#### 7", "so 1,200 in all\n#### 1,200", "no marker here",
+			"#### -5\nchecked in 2 steps"),
 	}
 }
 
@@ -32,7 +33,8 @@ func TestGroundTruthsAndScoring(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"7", "1200", "no marker here"} // the last: the stripped cell, llenvs' fallback
+	// "no marker here": the stripped cell, llenvs' fallback; "-5": the number after ####, not the last one.
+	want := []string{"7", "1200", "no marker here", "-5"}
 	for i, w := range want {
 		if got, _ := e.Expected(i); got != w {
 			t.Errorf("Expected(%d) = %q, want %q", i, got, w)
@@ -65,10 +67,10 @@ func TestGroundTruthsAndScoring(t *testing.T) {
 
 func TestStepAndReset(t *testing.T) {
 	cfg := gsmConfig(map[string]any{"metadata_columns": []any{"id", "level"},
-		"metadata_values": map[string]any{"level": []any{1.0, 2.0, nil}}})
+		"metadata_values": map[string]any{"level": []any{1.0, 2.0, nil, 4.0}}})
 	cfg.ExtraRewards = []any{"format"}
 	cols := gsmColumns()
-	cols["id"] = Column{Values: []string{"a", "b", ""}, Null: []bool{false, false, true}}
+	cols["id"] = Column{Values: []string{"a", "b", "", "d"}, Null: []bool{false, false, true, false}}
 	e, err := New(cfg, cols)
 	if err != nil {
 		t.Fatal(err)
@@ -102,8 +104,8 @@ func TestStepAndReset(t *testing.T) {
 		res.Signals[0].Metadata["scoring"] != "numeric" {
 		t.Errorf("signals = %+v", res.Signals)
 	}
-	if _, err := e.Reset(core.ResetRequest{TaskIndex: 3}); err == nil || !strings.Contains(err.Error(), "out of bounds") {
-		t.Errorf("reset 3: %v", err)
+	if _, err := e.Reset(core.ResetRequest{TaskIndex: 4}); err == nil || !strings.Contains(err.Error(), "out of bounds") {
+		t.Errorf("reset 4: %v", err)
 	}
 }
 
