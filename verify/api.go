@@ -19,6 +19,7 @@ func ParseReference(text string, cfg ExtractConfig) ([]Value, error) {
 		}
 		return Parse(text, cfg)
 	}
+	v.src = "L-" + s
 	out := []Value{v}
 	if cfg.FirstMatchFallback {
 		out = append(out, TextValue(s))

@@ -444,8 +444,12 @@ func extractLatex(envs []env, cfg Target, w *work) (*Value, string) {
 		}
 		if all {
 			s := makeSet(items)
+			s.src = encodeLatex(envs, strs)
 			return &s, strings.Join(strs, " and ")
 		}
+	}
+	if vals[0] != nil {
+		vals[0].src = encodeLatex(envs[:1], strs[:1])
 	}
 	return vals[0], strs[0]
 }
@@ -618,6 +622,7 @@ func extractExpr(s string, w *work) (*Value, string) {
 		if err != nil || v.Kind != KindExpr {
 			return nil, expr
 		}
+		v.src = "X" + expr
 		return &v, expr
 	}
 	m := reNumOnly.FindStringSubmatch(s)
@@ -645,6 +650,10 @@ func extractExpr(s string, w *work) (*Value, string) {
 		n = &Node{op: opPct, args: []*Node{n}}
 	}
 	v := exprValue(n)
+	v.src = "N-" + numStr
+	if m[7] != "" {
+		v.src = "N%" + numStr
+	}
 	return &v, numStr
 }
 

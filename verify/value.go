@@ -36,6 +36,8 @@ type Value struct {
 	Ops                 []string // KindRelation: "=", "<", "<=", ">", ">=", "!="; KindSetOp: "cup", "cap", "setminus"
 	LeftOpen, RightOpen bool     // KindInterval
 	Text                string   // KindText: the string; other kinds: the normalized source, when known
+
+	src string // how Parse found it, for Encode
 }
 
 func exprValue(n *Node) Value { return Value{Kind: KindExpr, Expr: n} }
