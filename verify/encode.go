@@ -35,7 +35,7 @@ func Decode(s string, b Budget) (v Value, err error) {
 	case 'T':
 		return TextValue(body), nil
 	case 'X':
-		v, err := parseAnswer(body, w)
+		v, err := parseAnswer(plainExpr(body), w)
 		if err != nil {
 			return Value{}, err
 		}

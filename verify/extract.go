@@ -503,15 +503,17 @@ const (
 	exprOps    = `[+\-*×/^()÷]`
 	exprRe     = `(-?\(?-?\d` + exprChars + `*` + exprOps + exprChars + `+\)?)`
 	exprPrefix = `(?:^|\s|=)(?:\*\*)?`
+	midPrefix  = `[\s=](?:\*\*)?`
 	exprSuffix = `(?:\*\*)?(?:\.|,|:|\s|\)|\$|$)`
 	currency   = `[$€£¥₹₽₪₩₫฿₡₢₣₤₥₦₧₨₭₮₯₰₱₲₳₴₵₶₷₸₺₻₼₾₿]`
 )
 
 var (
-	reExprAnch    = regexp.MustCompile(exprPrefix + exprRe + exprSuffix)
-	reNumAnch     = regexp.MustCompile(exprPrefix + currency + `?` + numberRe)
-	reExprOrNum   = regexp.MustCompile(`^(?:` + exprPrefix + exprRe + exprSuffix + `|` + exprPrefix + currency + `?` + numberRe + `)`)
-	reEqualsAhead = regexp.MustCompile(`^\s*=`)
+	reExprAnch     = regexp.MustCompile(exprPrefix + exprRe + exprSuffix)
+	reNumAnch      = regexp.MustCompile(exprPrefix + currency + `?` + numberRe)
+	reExprOrNum    = regexp.MustCompile(`^(?:` + exprPrefix + exprRe + exprSuffix + `|` + exprPrefix + currency + `?` + numberRe + `)`)
+	reExprOrNumMid = regexp.MustCompile(`^(?:` + midPrefix + exprRe + exprSuffix + `|` + midPrefix + currency + `?` + numberRe + `)`)
+	reEqualsAhead  = regexp.MustCompile(`^\s*=`)
 )
 
 func exprCandidates(t string, ti int, cfg Target, w *work) []candidate {
@@ -522,7 +524,7 @@ func exprCandidates(t string, ti int, cfg Target, w *work) []candidate {
 			extract: func() (*Value, string) { return extractExpr(body, w) }})
 	}
 	exprAt := func(p int) (int, bool) {
-		m := reExprOrNum.FindStringIndex(t[p:])
+		m := exprOrNumAt(t, p)
 		if m == nil {
 			return 0, false
 		}
@@ -597,11 +599,20 @@ func exprCandidates(t string, ti int, cfg Target, w *work) []candidate {
 	return out
 }
 
+// exprOrNumAt matches a number or expression starting at p: at the start
+// of the text, or with the space or "=" before it at p.
+func exprOrNumAt(t string, p int) []int {
+	if p == 0 {
+		return reExprOrNum.FindStringIndex(t)
+	}
+	return reExprOrNumMid.FindStringIndex(t[p:])
+}
+
 // lastExprBefore is the expression or number ending at end, found after
 // body.
 func lastExprBefore(t string, body, end int) string {
 	for p := body; p < end; p++ {
-		m := reExprOrNum.FindStringIndex(t[p:])
+		m := exprOrNumAt(t, p)
 		if m != nil && p+m[1] == end {
 			return t[p:end]
 		}
@@ -614,11 +625,22 @@ var (
 	reExprOnly = regexp.MustCompile(`^` + exprPrefix + exprRe + exprSuffix + `$`)
 )
 
+var reTrailingDot = regexp.MustCompile(`(\d)\.(\D|$)`)
+
+// plainExpr prepares a plain expression for the parser: "37." is 37.0.
+func plainExpr(s string) string {
+	s = strings.NewReplacer("\n", " ", "×", "*", "÷", "/").Replace(s)
+	for i := 0; i < 2; i++ {
+		s = reTrailingDot.ReplaceAllString(s, "${1}.0$2")
+	}
+	return s
+}
+
 // extractExpr reads a matched plain number or expression.
 func extractExpr(s string, w *work) (*Value, string) {
 	if m := reExprOnly.FindStringSubmatch(s); m != nil {
 		expr := m[1]
-		v, err := parseAnswer(strings.NewReplacer("\n", " ", "×", "*", "÷", "/").Replace(expr), w)
+		v, err := parseAnswer(plainExpr(expr), w)
 		if err != nil || v.Kind != KindExpr {
 			return nil, expr
 		}

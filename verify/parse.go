@@ -15,6 +15,9 @@ type parser struct {
 	depth int
 	nodes int
 	abs   int // open |...| groups: a "|" closes one instead of opening one
+	// noFunc: reading the argument of a function written without
+	// brackets (\sin x \cos x), which a further function ends.
+	noFunc bool
 }
 
 // commaNumber is a whole answer that is one number with thousands
@@ -474,6 +477,10 @@ func divide(a, b *Node) *Node {
 func (p *parser) unary() (*Node, error) {
 	p.enter()
 	defer p.leave()
+	if p.noFunc {
+		// an argument's own brackets and braces read as usual
+		defer func(saved bool) { p.noFunc = saved }(p.noFunc)
+	}
 	if p.accept(tPunc, "+") {
 		return p.unary()
 	}
@@ -535,6 +542,9 @@ func (p *parser) startsFactor() bool {
 		case "cdot", "times", "div", "pm", "mp", "cup", "cap", "setminus", "le", "leq", "ge", "geq", "lt", "gt", "ne", "neq",
 			"in", "approx", "equiv", "circ", "degree", "%", "rfloor", "rceil", "rangle", "}", "right", "bmod", "mod", "over",
 			"leqslant", "geqslant", "ast", "backslash", "cdots", "ldots", "dots", "to", "rightarrow", "implies", "quad":
+			return false
+		}
+		if _, isFunc := funcNames[t.text]; isFunc && p.noFunc {
 			return false
 		}
 		return true
@@ -837,7 +847,10 @@ func (p *parser) funcArg() ([]*Node, error) {
 		}
 		return args, p.expect(tPunc, closer)
 	}
+	saved := p.noFunc
+	p.noFunc = true
 	x, err := p.unary()
+	p.noFunc = saved
 	if err != nil {
 		return nil, err
 	}
