@@ -82,6 +82,8 @@ func Parse(text string, cfg ExtractConfig) (out []Value, err error) {
 	if len(text) > w.b.MaxInputBytes {
 		text = text[len(text)-w.b.MaxInputBytes:]
 	}
+	// Finding the answer may look at each byte a bounded number of times.
+	w.b.MaxSteps += 64 * len(text)
 	var cands []candidate
 	for ti, t := range cfg.Targets {
 		switch t.Kind {
@@ -160,10 +162,11 @@ type env struct {
 // envAt matches a math environment starting exactly at p: $$...$$,
 // \[...\], $...$, \(...\), " [...] ", and (plain only) a bare \frac{a}{b}
 // of numbers; boxedOnly requires a \boxed{...} inside.
-func envAt(t string, p int, boxedOnly bool) (env, bool) {
+func envAt(t string, p int, boxedOnly bool, w *work) (env, bool) {
+	w.step(1)
 	content, end, ok := "", 0, false
 	switch {
-	case strings.HasPrefix(t[p:], "$$") && !escaped(t, p):
+	case strings.HasPrefix(t[p:], "$$") && !escaped(t, p) && p+3 <= len(t):
 		if k := strings.Index(t[p+3:], "$$"); k >= 0 {
 			// lazy: the first "$$" after at least one character
 			q := p + 3 + k
@@ -186,6 +189,7 @@ func envAt(t string, p int, boxedOnly bool) (env, bool) {
 				break
 			}
 		}
+		w.step(q - p)
 		if q < len(t) && q > p+2 {
 			content, end, ok = t[p+2:q], q+2, true
 		}
@@ -202,6 +206,7 @@ func envAt(t string, p int, boxedOnly bool) (env, bool) {
 			}
 			q++
 		}
+		w.step(q - p)
 		if q < len(t) && t[q] == '$' && q > p+1 {
 			content, end, ok = t[p+1:q], q+1, true
 		}
@@ -214,6 +219,7 @@ func envAt(t string, p int, boxedOnly bool) (env, bool) {
 			}
 			q++
 		}
+		w.step(q - p)
 		if q+1 < len(t) && t[q] == '\\' && q > p+2 {
 			content, end, ok = t[p+2:q], q+2, true
 		}
@@ -223,6 +229,7 @@ func envAt(t string, p int, boxedOnly bool) (env, bool) {
 		for q < len(t) && t[q] != '\n' && t[q] != '[' && t[q] != ']' {
 			q++
 		}
+		w.step(q - p)
 		if q < len(t) && t[q] == ']' && q > p+2 && q+1 < len(t) && isSpace(t[q+1]) {
 			content, end, ok = t[p+2:q], q+2, true
 		}
@@ -235,6 +242,7 @@ func envAt(t string, p int, boxedOnly bool) (env, bool) {
 	if !ok {
 		return env{}, false
 	}
+	w.step(len(content))
 	if boxedOnly && !strings.Contains(content, `\boxed{`) {
 		return env{}, false
 	}
@@ -263,8 +271,8 @@ func escaped(t string, p int) bool { return p > 0 && t[p-1] == '\\' }
 
 // envsAt matches an environment at p and up to five more joined by
 // commas, "and" or "or".
-func envsAt(t string, p int, boxedOnly bool) ([]env, int, bool) {
-	e, ok := envAt(t, p, boxedOnly)
+func envsAt(t string, p int, boxedOnly bool, w *work) ([]env, int, bool) {
+	e, ok := envAt(t, p, boxedOnly, w)
 	if !ok {
 		return nil, 0, false
 	}
@@ -281,7 +289,7 @@ func envsAt(t string, p int, boxedOnly bool) ([]env, int, bool) {
 		if m == nil {
 			break
 		}
-		next, ok := envAt(t, q+m[1], boxedOnly)
+		next, ok := envAt(t, q+m[1], boxedOnly, w)
 		if !ok {
 			break
 		}
@@ -293,7 +301,7 @@ func envsAt(t string, p int, boxedOnly bool) ([]env, int, bool) {
 
 // anchored finds, left to right and without overlaps, an anchor followed
 // (within maxGap bytes, shortest first) by what at matches.
-func anchored(t string, anchor *regexp.Regexp, maxGap int, at func(p int) (int, bool)) []struct{ start, end, body int } {
+func anchored(t string, anchor *regexp.Regexp, maxGap int, w *work, at func(p int) (int, bool)) []struct{ start, end, body int } {
 	var out []struct{ start, end, body int }
 	pos := 0
 	for pos < len(t) {
@@ -304,6 +312,7 @@ func anchored(t string, anchor *regexp.Regexp, maxGap int, at func(p int) (int, 
 		s, a := pos+loc[0], pos+loc[1]
 		matched := false
 		for gap := 0; gap <= maxGap && a+gap <= len(t); gap++ {
+			w.step(1)
 			if end, ok := at(a + gap); ok {
 				out = append(out, struct{ start, end, body int }{s, end, a + gap})
 				pos = end
@@ -325,6 +334,7 @@ var (
 	reAnswer      = regexp.MustCompile(`(?i)answer`)
 	reIsAfterGap  = regexp.MustCompile(`^\s+is:?\s*`)
 	reIHope       = regexp.MustCompile(`^\.?\s?I hope`)
+	reIsAfter     = regexp.MustCompile(`^\s+is:?`)
 )
 
 func latexCandidates(t string, ti int, cfg Target, w *work) []candidate {
@@ -336,15 +346,15 @@ func latexCandidates(t string, ti int, cfg Target, w *work) []candidate {
 	}
 	envsEnd := func(boxedOnly bool) func(p int) (int, bool) {
 		return func(p int) (int, bool) {
-			_, end, ok := envsAt(t, p, boxedOnly)
+			_, end, ok := envsAt(t, p, boxedOnly, w)
 			return end, ok
 		}
 	}
-	envsBody := func(p int) []env { e, _, _ := envsAt(t, p, false); return e }
+	envsBody := func(p int) []env { e, _, _ := envsAt(t, p, false, w); return e }
 
 	// 0: "final answer is $x$. I hope"
-	for _, m := range anchored(t, reFinalIs, 0, func(p int) (int, bool) {
-		_, end, ok := envsAt(t, p, false)
+	for _, m := range anchored(t, reFinalIs, 0, w, func(p int) (int, bool) {
+		_, end, ok := envsAt(t, p, false, w)
 		if !ok {
 			return 0, false
 		}
@@ -356,7 +366,7 @@ func latexCandidates(t string, ti int, cfg Target, w *work) []candidate {
 		add(0, 0, m.start, m.end, envsBody(m.body))
 	}
 	// 50: "final answer ... is $x$"
-	for _, m := range anchored(t, reFinalAnswer, 100, func(p int) (int, bool) {
+	for _, m := range anchored(t, reFinalAnswer, 100, w, func(p int) (int, bool) {
 		is := reIsAfterGap.FindStringIndex(t[p:])
 		if is == nil {
 			return 0, false
@@ -367,15 +377,15 @@ func latexCandidates(t string, ti int, cfg Target, w *work) []candidate {
 		add(50, 1, m.start, m.end, envsBody(m.body+is[1]))
 	}
 	// 100 / 200: "answer: ... $x$", "answer ... $x$"
-	for _, m := range anchored(t, reAnswerColon, 50, envsEnd(false)) {
+	for _, m := range anchored(t, reAnswerColon, 50, w, envsEnd(false)) {
 		add(100, 2, m.start, m.end, envsBody(m.body))
 	}
-	for _, m := range anchored(t, reAnswer, 50, envsEnd(false)) {
+	for _, m := range anchored(t, reAnswer, 50, w, envsEnd(false)) {
 		add(200, 3, m.start, m.end, envsBody(m.body))
 	}
 	if cfg.TryWithoutAnchor {
 		for p := 0; p < len(t); {
-			envs, end, ok := envsAt(t, p, false)
+			envs, end, ok := envsAt(t, p, false, w)
 			if !ok {
 				p++
 				continue
@@ -386,7 +396,7 @@ func latexCandidates(t string, ti int, cfg Target, w *work) []candidate {
 	}
 	if cfg.BoxedPriority >= 0 {
 		for p := 0; p < len(t); {
-			envs, end, ok := envsAt(t, p, true)
+			envs, end, ok := envsAt(t, p, true, w)
 			if !ok {
 				p++
 				continue
@@ -530,7 +540,7 @@ func exprCandidates(t string, ti int, cfg Target, w *work) []candidate {
 		}
 		return p + m[1], true
 	}
-	for _, m := range anchored(t, reFinalIs, 0, func(p int) (int, bool) {
+	for _, m := range anchored(t, reFinalIs, 0, w, func(p int) (int, bool) {
 		end, ok := exprAt(p)
 		if !ok {
 			return 0, false
@@ -543,8 +553,8 @@ func exprCandidates(t string, ti int, cfg Target, w *work) []candidate {
 		end, _ := exprAt(m.body)
 		add(0, 0, m.start, m.end, t[m.body:end])
 	}
-	for _, m := range anchored(t, reFinalAnswer, 100, func(p int) (int, bool) {
-		is := regexp.MustCompile(`^\s+is:?`).FindStringIndex(t[p:])
+	for _, m := range anchored(t, reFinalAnswer, 100, w, func(p int) (int, bool) {
+		is := reIsAfter.FindStringIndex(t[p:])
 		if is == nil {
 			return 0, false
 		}
@@ -582,10 +592,10 @@ func exprCandidates(t string, ti int, cfg Target, w *work) []candidate {
 		}
 		return 0, false
 	}
-	for _, m := range anchored(t, reAnswerColon, 0, answerAt) {
+	for _, m := range anchored(t, reAnswerColon, 0, w, answerAt) {
 		add(100, 2, m.start, m.end, lastExprBefore(t, m.body, m.end))
 	}
-	for _, m := range anchored(t, reAnswer, 0, answerAt) {
+	for _, m := range anchored(t, reAnswer, 0, w, answerAt) {
 		add(200, 3, m.start, m.end, lastExprBefore(t, m.body, m.end))
 	}
 	if cfg.TryWithoutAnchor {
