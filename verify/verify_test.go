@@ -191,6 +191,9 @@ func TestBudgets(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			if testing.Short() && len(c.pred) > 100_000 {
+				t.Skip("large input (slow under the race detector)")
+			}
 			start := time.Now()
 			got, reason := Score(c.gold, c.pred)
 			if elapsed := time.Since(start); elapsed > 5*time.Second {
