@@ -84,43 +84,53 @@ func Parse(text string, cfg ExtractConfig) (out []Value, err error) {
 	}
 	// Finding the answer may look at each byte a bounded number of times.
 	w.b.MaxSteps += 64 * len(text)
-	var cands []candidate
-	for ti, t := range cfg.Targets {
-		switch t.Kind {
-		case TargetLatex:
-			cands = append(cands, latexCandidates(text, ti, t, w)...)
-		case TargetExpr:
-			cands = append(cands, exprCandidates(text, ti, t, w)...)
-		case TargetString:
-			cands = append(cands, stringCandidates(text, ti, t, w)...)
+	// The priorities in use, lowest first; candidates of a priority are
+	// only looked for when no earlier priority gave an answer.
+	prios := map[int]bool{0: true, 50: true, 100: true, 200: true, 300: true}
+	for _, t := range cfg.Targets {
+		if t.Kind == TargetLatex && t.BoxedPriority >= 0 {
+			prios[t.BoxedPriority] = true
+		}
+		if t.Kind == TargetString {
+			prios[250] = true
 		}
 	}
-	sort.SliceStable(cands, func(i, j int) bool {
-		a, b := cands[i], cands[j]
-		if a.priority != b.priority {
-			return a.priority < b.priority
-		}
-		if a.end != b.end {
-			return a.end > b.end
-		}
-		if a.start != b.start {
-			return a.start < b.start
-		}
-		if a.target != b.target {
-			return a.target < b.target
-		}
-		return a.order < b.order
-	})
+	order := make([]int, 0, len(prios))
+	for p := range prios {
+		order = append(order, p)
+	}
+	sort.Ints(order)
 	var found *Value
 	fallback := ""
 	haveFallback := false
-	for i := 0; i < len(cands); {
-		j := i
-		for j < len(cands) && cands[j].priority == cands[i].priority {
-			j++
+	lower := lowerASCII(text)
+	for _, prio := range order {
+		var cands []candidate
+		for ti, t := range cfg.Targets {
+			switch t.Kind {
+			case TargetLatex:
+				cands = append(cands, latexCandidates(text, lower, ti, t, prio, w)...)
+			case TargetExpr:
+				cands = append(cands, exprCandidates(text, lower, ti, t, prio, w)...)
+			case TargetString:
+				cands = append(cands, stringCandidates(text, ti, t, prio, w)...)
+			}
 		}
+		sort.SliceStable(cands, func(i, j int) bool {
+			a, b := cands[i], cands[j]
+			if a.end != b.end {
+				return a.end > b.end
+			}
+			if a.start != b.start {
+				return a.start < b.start
+			}
+			if a.target != b.target {
+				return a.target < b.target
+			}
+			return a.order < b.order
+		})
 		matched := false
-		for _, c := range cands[i:j] {
+		for _, c := range cands {
 			w.step(10)
 			v, s := c.extract()
 			matched = true
@@ -138,7 +148,6 @@ func Parse(text string, cfg ExtractConfig) (out []Value, err error) {
 		if found != nil || (matched && cfg.FirstMatchOnly) {
 			break
 		}
-		i = j
 	}
 	if found != nil {
 		out = append(out, *found)
@@ -234,8 +243,8 @@ func envAt(t string, p int, boxedOnly bool, w *work) (env, bool) {
 			content, end, ok = t[p+2:q], q+2, true
 		}
 	}
-	if !ok && !boxedOnly {
-		if m := bareFrac.FindStringIndex(t[p:]); m != nil && m[0] == 0 {
+	if !ok && !boxedOnly && (strings.HasPrefix(t[p:], `\frac`) || strings.HasPrefix(t[p:], `-\frac`)) {
+		if m := bareFrac.FindStringIndex(window(t, p, 128)); m != nil && m[0] == 0 {
 			content, end, ok = t[p:p+m[1]], p+m[1], true
 		}
 	}
@@ -252,7 +261,7 @@ func envAt(t string, p int, boxedOnly bool, w *work) (env, bool) {
 	for q < len(t) && isSpace(t[q]) {
 		q++
 	}
-	if m := percentAfter.FindStringIndex(t[q:]); m != nil && m[0] == 0 {
+	if m := percentAfter.FindStringIndex(window(t, q, 16)); m != nil && m[0] == 0 {
 		e.percent = true
 		q += m[1]
 	}
@@ -265,6 +274,27 @@ var (
 	percentAfter = regexp.MustCompile(`^(?:\\?%|[Pp]ercentage|[Pp]ercent|[Pp]ct)`)
 	chainSep     = regexp.MustCompile(`^\s*(?:,?and|,?or|,)\s*`)
 )
+
+// maxPlainAnswer bounds the length of a plain number or expression.
+const maxPlainAnswer = 256
+
+// window is t from p, at most n bytes: where a pattern anchored at p is
+// matched (Go's regexp costs time in the length of what it is given).
+func window(t string, p, n int) string {
+	if p+n < len(t) {
+		return t[p : p+n]
+	}
+	return t[p:]
+}
+
+// mayStartEnv is a quick test of whether an environment can start at p.
+func mayStartEnv(t string, p int) bool {
+	switch t[p] {
+	case '$', '\\', '-':
+		return true
+	}
+	return isSpace(t[p]) && p+1 < len(t) && t[p+1] == '['
+}
 
 // escaped reports whether t[p] follows a backslash.
 func escaped(t string, p int) bool { return p > 0 && t[p-1] == '\\' }
@@ -285,7 +315,7 @@ func envsAt(t string, p int, boxedOnly bool, w *work) ([]env, int, bool) {
 				q++
 			}
 		}
-		m := chainSep.FindStringIndex(t[q:])
+		m := chainSep.FindStringIndex(window(t, q, 64))
 		if m == nil {
 			break
 		}
@@ -299,17 +329,18 @@ func envsAt(t string, p int, boxedOnly bool, w *work) ([]env, int, bool) {
 	return envs, end, true
 }
 
-// anchored finds, left to right and without overlaps, an anchor followed
-// (within maxGap bytes, shortest first) by what at matches.
-func anchored(t string, anchor *regexp.Regexp, maxGap int, w *work, at func(p int) (int, bool)) []struct{ start, end, body int } {
+// anchored finds, left to right and without overlaps, an anchor (a
+// lowercase ASCII literal, matched in any case) followed (within maxGap
+// bytes, shortest first) by what at matches.
+func anchored(t, lower, anchor string, maxGap int, w *work, at func(p int) (int, bool)) []struct{ start, end, body int } {
 	var out []struct{ start, end, body int }
 	pos := 0
 	for pos < len(t) {
-		loc := anchor.FindStringIndex(t[pos:])
-		if loc == nil {
+		k := strings.Index(lower[pos:], anchor)
+		if k < 0 {
 			break
 		}
-		s, a := pos+loc[0], pos+loc[1]
+		s, a := pos+k, pos+k+len(anchor)
 		matched := false
 		for gap := 0; gap <= maxGap && a+gap <= len(t); gap++ {
 			w.step(1)
@@ -327,17 +358,43 @@ func anchored(t string, anchor *regexp.Regexp, maxGap int, w *work, at func(p in
 	return out
 }
 
+// anchoredIf is anchored when cond holds, else nothing.
+func anchoredIf(cond bool, t, lower, anchor string, maxGap int, w *work, at func(p int) (int, bool)) []struct{ start, end, body int } {
+	if !cond {
+		return nil
+	}
+	return anchored(t, lower, anchor, maxGap, w, at)
+}
+
+// lowerASCII lowercases ASCII letters only, keeping byte offsets.
+func lowerASCII(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c >= 'A' && c <= 'Z' {
+			b[i] = c + 32
+		}
+	}
+	return string(b)
+}
+
+// skipColonSpace skips an optional ":" and spaces at p.
+func skipColonSpace(t string, p int) int {
+	if p < len(t) && t[p] == ':' {
+		p++
+	}
+	for p < len(t) && isSpace(t[p]) {
+		p++
+	}
+	return p
+}
+
 var (
-	reFinalIs     = regexp.MustCompile(`(?i)final answer is:?\s*`)
-	reFinalAnswer = regexp.MustCompile(`(?i)final answer`)
-	reAnswerColon = regexp.MustCompile(`(?i)answer:`)
-	reAnswer      = regexp.MustCompile(`(?i)answer`)
-	reIsAfterGap  = regexp.MustCompile(`^\s+is:?\s*`)
-	reIHope       = regexp.MustCompile(`^\.?\s?I hope`)
-	reIsAfter     = regexp.MustCompile(`^\s+is:?`)
+	reIsAfterGap = regexp.MustCompile(`^\s+is:?\s*`)
+	reIHope      = regexp.MustCompile(`^\.?\s?I hope`)
+	reIsAfter    = regexp.MustCompile(`^\s+is:?`)
 )
 
-func latexCandidates(t string, ti int, cfg Target, w *work) []candidate {
+func latexCandidates(t, lower string, ti int, cfg Target, only int, w *work) []candidate {
 	var out []candidate
 	add := func(prio, order, start, end int, envs []env) {
 		w.step(1)
@@ -353,38 +410,42 @@ func latexCandidates(t string, ti int, cfg Target, w *work) []candidate {
 	envsBody := func(p int) []env { e, _, _ := envsAt(t, p, false, w); return e }
 
 	// 0: "final answer is $x$. I hope"
-	for _, m := range anchored(t, reFinalIs, 0, w, func(p int) (int, bool) {
-		_, end, ok := envsAt(t, p, false, w)
+	for _, m := range anchoredIf(only == 0, t, lower, "final answer is", 0, w, func(p int) (int, bool) {
+		_, end, ok := envsAt(t, skipColonSpace(t, p), false, w)
 		if !ok {
 			return 0, false
 		}
-		if h := reIHope.FindStringIndex(t[end:]); h != nil {
+		if h := reIHope.FindStringIndex(window(t, end, 16)); h != nil {
 			return end + h[1], true
 		}
 		return 0, false
 	}) {
-		add(0, 0, m.start, m.end, envsBody(m.body))
+		add(0, 0, m.start, m.end, envsBody(skipColonSpace(t, m.body)))
 	}
 	// 50: "final answer ... is $x$"
-	for _, m := range anchored(t, reFinalAnswer, 100, w, func(p int) (int, bool) {
-		is := reIsAfterGap.FindStringIndex(t[p:])
+	for _, m := range anchoredIf(only == 50, t, lower, "final answer", 100, w, func(p int) (int, bool) {
+		is := reIsAfterGap.FindStringIndex(window(t, p, 64))
 		if is == nil {
 			return 0, false
 		}
 		return envsEnd(false)(p + is[1])
 	}) {
-		is := reIsAfterGap.FindStringIndex(t[m.body:])
+		is := reIsAfterGap.FindStringIndex(window(t, m.body, 64))
 		add(50, 1, m.start, m.end, envsBody(m.body+is[1]))
 	}
 	// 100 / 200: "answer: ... $x$", "answer ... $x$"
-	for _, m := range anchored(t, reAnswerColon, 50, w, envsEnd(false)) {
+	for _, m := range anchoredIf(only == 100, t, lower, "answer:", 50, w, envsEnd(false)) {
 		add(100, 2, m.start, m.end, envsBody(m.body))
 	}
-	for _, m := range anchored(t, reAnswer, 50, w, envsEnd(false)) {
+	for _, m := range anchoredIf(only == 200, t, lower, "answer", 50, w, envsEnd(false)) {
 		add(200, 3, m.start, m.end, envsBody(m.body))
 	}
-	if cfg.TryWithoutAnchor {
+	if cfg.TryWithoutAnchor && only == 300 {
 		for p := 0; p < len(t); {
+			if !mayStartEnv(t, p) {
+				p++
+				continue
+			}
 			envs, end, ok := envsAt(t, p, false, w)
 			if !ok {
 				p++
@@ -394,8 +455,12 @@ func latexCandidates(t string, ti int, cfg Target, w *work) []candidate {
 			p = max(end, p+1)
 		}
 	}
-	if cfg.BoxedPriority >= 0 {
+	if cfg.BoxedPriority >= 0 && only == cfg.BoxedPriority && strings.Contains(t, `\boxed{`) {
 		for p := 0; p < len(t); {
+			if !mayStartEnv(t, p) {
+				p++
+				continue
+			}
 			envs, end, ok := envsAt(t, p, true, w)
 			if !ok {
 				p++
@@ -526,7 +591,7 @@ var (
 	reEqualsAhead  = regexp.MustCompile(`^\s*=`)
 )
 
-func exprCandidates(t string, ti int, cfg Target, w *work) []candidate {
+func exprCandidates(t, lower string, ti int, cfg Target, only int, w *work) []candidate {
 	var out []candidate
 	add := func(prio, order, start, end int, body string) {
 		w.step(1)
@@ -540,21 +605,23 @@ func exprCandidates(t string, ti int, cfg Target, w *work) []candidate {
 		}
 		return p + m[1], true
 	}
-	for _, m := range anchored(t, reFinalIs, 0, w, func(p int) (int, bool) {
+	for _, m := range anchoredIf(only == 0, t, lower, "final answer is", 0, w, func(p int) (int, bool) {
+		p = skipColonSpace(t, p)
 		end, ok := exprAt(p)
 		if !ok {
 			return 0, false
 		}
-		if h := reIHope.FindStringIndex(t[end:]); h != nil {
+		if h := reIHope.FindStringIndex(window(t, end, 16)); h != nil {
 			return end + h[1], true
 		}
 		return 0, false
 	}) {
-		end, _ := exprAt(m.body)
-		add(0, 0, m.start, m.end, t[m.body:end])
+		body := skipColonSpace(t, m.body)
+		end, _ := exprAt(body)
+		add(0, 0, m.start, m.end, t[body:end])
 	}
-	for _, m := range anchored(t, reFinalAnswer, 100, w, func(p int) (int, bool) {
-		is := reIsAfter.FindStringIndex(t[p:])
+	for _, m := range anchoredIf(only == 50, t, lower, "final answer", 100, w, func(p int) (int, bool) {
+		is := reIsAfter.FindStringIndex(window(t, p, 64))
 		if is == nil {
 			return 0, false
 		}
@@ -578,7 +645,7 @@ func exprCandidates(t string, ti int, cfg Target, w *work) []candidate {
 			for q < len(t) && isSpace(t[q]) && t[q] != '\n' {
 				q++
 			}
-			if end, ok := exprAt(q); ok && reEqualsAhead.FindStringIndex(t[end:]) == nil {
+			if end, ok := exprAt(q); ok && reEqualsAhead.FindStringIndex(window(t, end, 64)) == nil {
 				return end, true
 			}
 		}
@@ -586,19 +653,19 @@ func exprCandidates(t string, ti int, cfg Target, w *work) []candidate {
 			if p+gap > p && t[p+gap-1] == '\n' {
 				break
 			}
-			if end, ok := exprAt(p + gap); ok && reEqualsAhead.FindStringIndex(t[end:]) == nil {
+			if end, ok := exprAt(p + gap); ok && reEqualsAhead.FindStringIndex(window(t, end, 64)) == nil {
 				return end, true
 			}
 		}
 		return 0, false
 	}
-	for _, m := range anchored(t, reAnswerColon, 0, w, answerAt) {
+	for _, m := range anchoredIf(only == 100, t, lower, "answer:", 0, w, answerAt) {
 		add(100, 2, m.start, m.end, lastExprBefore(t, m.body, m.end))
 	}
-	for _, m := range anchored(t, reAnswer, 0, w, answerAt) {
+	for _, m := range anchoredIf(only == 200, t, lower, "answer", 0, w, answerAt) {
 		add(200, 3, m.start, m.end, lastExprBefore(t, m.body, m.end))
 	}
-	if cfg.TryWithoutAnchor {
+	if cfg.TryWithoutAnchor && only == 300 {
 		for _, loc := range reExprAnch.FindAllStringIndex(t, -1) {
 			add(300, 4, loc[0], loc[1], t[loc[0]:loc[1]])
 		}
@@ -613,9 +680,9 @@ func exprCandidates(t string, ti int, cfg Target, w *work) []candidate {
 // of the text, or with the space or "=" before it at p.
 func exprOrNumAt(t string, p int) []int {
 	if p == 0 {
-		return reExprOrNum.FindStringIndex(t)
+		return reExprOrNum.FindStringIndex(window(t, 0, maxPlainAnswer))
 	}
-	return reExprOrNumMid.FindStringIndex(t[p:])
+	return reExprOrNumMid.FindStringIndex(window(t, p, maxPlainAnswer))
 }
 
 // lastExprBefore is the expression or number ending at end, found after
@@ -700,7 +767,7 @@ func firstNonEmpty(s ...string) string {
 
 // ---- literal strings ----
 
-func stringCandidates(t string, ti int, cfg Target, w *work) []candidate {
+func stringCandidates(t string, ti int, cfg Target, only int, w *work) []candidate {
 	if len(cfg.Strings) == 0 {
 		return nil
 	}
@@ -730,6 +797,9 @@ func stringCandidates(t string, ti int, cfg Target, w *work) []candidate {
 	}
 	var out []candidate
 	for order, p := range pats {
+		if p.prio != only {
+			continue
+		}
 		re := regexp.MustCompile(p.re)
 		for _, m := range re.FindAllStringSubmatchIndex(t, -1) {
 			w.step(1)

@@ -151,27 +151,48 @@ func normalizeLatex(text string, cfg NormConfig) string {
 	}
 	if cfg.BasicLatex {
 		text = strings.NewReplacer(`\mathrm{T}`, "T", `\mathrm{d}`, "d", `{\rm d}`, "d").Replace(text)
-		text = reLeftDot.ReplaceAllString(text, "")
-		text = reRemove.ReplaceAllString(text, "")
-		text = reQuote.ReplaceAllString(text, "$1")
+		if strings.Contains(text, `\left.`) || strings.Contains(text, `\right.`) {
+			text = reLeftDot.ReplaceAllString(text, "")
+		}
+		if strings.ContainsAny(text, "$!") || strings.Contains(text, `\text`) || strings.Contains(text, `\mathrm`) || strings.Contains(text, `\displaystyle`) {
+			text = reRemove.ReplaceAllString(text, "")
+		}
+		if strings.ContainsAny(text, `"'`) {
+			text = reQuote.ReplaceAllString(text, "$1")
+		}
 		text = strings.NewReplacer(" .", " 0.", "{.", "{0.", `~=`, `\approx`).Replace(text)
-		text = reCommaBr.ReplaceAllString(text, ",")
-		text = reAndOrTxt.ReplaceAllString(text, ",")
-		for i := 0; i < 2; i++ { // overlapping matches ("1 and 2 and 3")
+		if strings.Contains(text, ",") {
+			text = reCommaBr.ReplaceAllString(text, ",")
+		}
+		hasAndOr := strings.Contains(text, "and") || strings.Contains(text, "or")
+		if hasAndOr && strings.Contains(text, `\text`) {
+			text = reAndOrTxt.ReplaceAllString(text, ",")
+		}
+		for i := 0; hasAndOr && i < 2; i++ { // overlapping matches ("1 and 2 and 3")
 			text = reAndOr.ReplaceAllString(text, "$1,$3")
 		}
-		text = reBSSpace.ReplaceAllString(text, "$1 ")
-		text = reDots.ReplaceAllString(text, " ")
-		text = rePercent.ReplaceAllString(text, `\%`)
-		text = reInf.ReplaceAllStringFunc(text, func(m string) string {
-			if strings.HasSuffix(m, "infinity") {
-				return strings.TrimSuffix(m, "infinity") + `\infty`
-			}
-			return strings.TrimSuffix(m, "inf") + `\infty`
-		})
+		if strings.Contains(text, `\`) {
+			text = reBSSpace.ReplaceAllString(text, "$1 ")
+		}
+		if strings.Contains(text, `\ldots`) {
+			text = reDots.ReplaceAllString(text, " ")
+		}
+		if strings.Contains(text, "pct") || strings.Contains(text, "percent") {
+			text = rePercent.ReplaceAllString(text, `\%`)
+		}
+		if !strings.Contains(text, "inf") {
+			// nothing to replace
+		} else {
+			text = reInf.ReplaceAllStringFunc(text, func(m string) string {
+				if strings.HasSuffix(m, "infinity") {
+					return strings.TrimSuffix(m, "infinity") + `\infty`
+				}
+				return strings.TrimSuffix(m, "inf") + `\infty`
+			})
+		}
 		text = strings.ReplaceAll(text, " sqrt", `\sqrt`)
 		text = strings.NewReplacer("\n", " ", "\t", " ").Replace(text)
-		if !strings.Contains(text, "matrix") {
+		if strings.Contains(text, `\\`) && !strings.Contains(text, "matrix") {
 			text = reDblSlash.ReplaceAllString(text, `\$1`)
 		}
 	}
@@ -182,12 +203,14 @@ func normalizeLatex(text string, cfg NormConfig) string {
 		}
 	}
 	if cfg.Units {
-		if loc := unitTextStart(text); loc >= 0 {
+		if !strings.Contains(text, `\text`) && !strings.Contains(text, `\mbox`) {
+			// no unit text
+		} else if loc := unitTextStart(text); loc >= 0 {
 			if t := strings.TrimSpace(text[:loc]); t != "" {
 				text = t
 			}
 		}
-		for i := 0; i < 2; i++ {
+		for i := 0; i < 2 && endsWithLetter(text); i++ {
 			t := reUnits.ReplaceAllString(text, "$1")
 			if t != "" && t != text {
 				text = t
@@ -203,9 +226,15 @@ func normalizeLatex(text string, cfg NormConfig) string {
 		}
 	}
 	if cfg.MalformedOperators {
-		text = reMalPow.ReplaceAllString(text, "^{$1}")
-		text = reMalSqrt.ReplaceAllString(text, `$1\sqrt{$2}`)
-		if m := reSlashInt.FindStringSubmatch(text); m != nil {
+		if strings.Contains(text, "^") {
+			text = reMalPow.ReplaceAllString(text, "^{$1}")
+		}
+		if strings.Contains(text, "sqrt") {
+			text = reMalSqrt.ReplaceAllString(text, `$1\sqrt{$2}`)
+		}
+		if !strings.Contains(text, "/") {
+			// not a/b
+		} else if m := reSlashInt.FindStringSubmatch(text); m != nil {
 			text = `\frac{` + m[1] + `}{` + m[2] + `}`
 		}
 	}
@@ -220,4 +249,15 @@ func unitTextStart(text string) int {
 		return -1
 	}
 	return loc[0]
+}
+
+// endsWithLetter reports whether text ends with a letter (after spaces),
+// as a unit word does.
+func endsWithLetter(text string) bool {
+	t := strings.TrimRight(text, " \t\n")
+	if t == "" {
+		return false
+	}
+	c := t[len(t)-1]
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
 }
