@@ -134,6 +134,24 @@ class MathValue:
         return f"MathValue({self.text!r}, kind={self.kind!r})"
 
 
+def _config_bytes(extraction_config: Sequence[ExtractionTarget], fallback_mode: str, extraction_mode: str) -> bytes:
+    """The extraction configuration as the JSON the library reads (cached for hashable configurations)."""
+    try:
+        key = (tuple(extraction_config), fallback_mode, extraction_mode)
+        hash(key)
+    except TypeError:
+        return json.dumps(_config_json(extraction_config, fallback_mode, extraction_mode)).encode()
+    cached = _CONFIG_CACHE.get(key)
+    if cached is None:
+        cached = json.dumps(_config_json(extraction_config, fallback_mode, extraction_mode)).encode()
+        if len(_CONFIG_CACHE) < 64:
+            _CONFIG_CACHE[key] = cached
+    return cached
+
+
+_CONFIG_CACHE: dict[Any, bytes] = {}
+
+
 def _config_json(extraction_config: Sequence[ExtractionTarget], fallback_mode: str,
                  extraction_mode: str) -> dict[str, Any]:
     if fallback_mode not in ("first_match", "no_fallback"):
@@ -187,7 +205,10 @@ def parse_batch(
     for i, p in enumerate(texts):
         if not isinstance(p, str):
             raise TypeError(f"preds[{i}] must be a str, got {type(p).__name__}")
-    cfg = json.dumps(_config_json(extraction_config, fallback_mode, extraction_mode)).encode()
+    if isinstance(extraction_config, (str, bytes)) or not isinstance(extraction_config, Sequence):
+        raise TypeError("extraction_config must be a list of LatexExtractionConfig, ExprExtractionConfig "
+                        f"or StringExtractionConfig, got {type(extraction_config).__name__}")
+    cfg = _config_bytes(extraction_config, fallback_mode, extraction_mode)
     buf, offsets = _pack([_utf8(p) for p in texts])
     L = _native.lib()
     out = _native.ffi.new("char **")
@@ -255,6 +276,9 @@ def _options(float_rounding: int, numeric_precision: int, strict: bool, allow_se
                        **extra}).encode()
 
 
+_OPTIONS_CACHE: dict[Any, bytes] = {}
+
+
 def verify(
     gold: Any,
     target: Any,
@@ -274,7 +298,12 @@ def verify(
     with ``raise_on_error``, a comparison stopped by a budget raises ValueError.
     """
     g, p = _item(gold, "gold"), _item(target, "target")
-    opts = _options(float_rounding, numeric_precision, strict, allow_set_relation_comp, reasons=raise_on_error)
+    key = (float_rounding, numeric_precision, strict, allow_set_relation_comp, raise_on_error)
+    opts = _OPTIONS_CACHE.get(key) if type(float_rounding) is int and type(numeric_precision) is int else None
+    if opts is None:
+        opts = _options(float_rounding, numeric_precision, strict, allow_set_relation_comp, reasons=raise_on_error)
+        if len(_OPTIONS_CACHE) < 64:
+            _OPTIONS_CACHE[key] = opts
     L = _native.lib()
     verdict = _native.ffi.new("uint8_t *")
     out = _native.ffi.new("char **")
