@@ -192,3 +192,20 @@ def test_agreement_with_math_verify(repo) -> None:
     report = "\n".join(f"{d['feature']}: math-verify={d['math_verify']} ours={d['llenvs_go']} "
                        f"gold={d['gold'][:80]!r} answer={d['answer'][-80:]!r}" for d in diffs)
     assert agree / len(cases) >= 0.98, f"agreement {agree}/{len(cases)}; disagreements:\n{report}"
+
+
+def test_math_verify_reward_on_reasoning_gym_tasks(rg_leg) -> None:
+    from llenvs_go.core.registry import environment_registry
+    from llenvs_go.integrations import Scorer
+
+    env = environment_registry.get(name="leg_counting", size=1000, seed=42, extra_rewards=("math_verify",))
+    scorer = Scorer(env)
+    assert scorer.signal_names == ["correctness", "math_verify"]
+    t = int(rg_leg[0]["answer"])
+    boxed, wrong, tagged = scorer.score_batch(
+        [0, 0, 0], [f"Counting every animal gives \\boxed{{{t}}}.", f"\\boxed{{{t + 1}}}", f"<answer>{t}</answer>"])
+    assert boxed.signals == {"correctness": 0.0, "math_verify": 1.0}
+    assert wrong.signals == {"correctness": 0.0, "math_verify": 0.0}
+    assert tagged.signals["correctness"] == 1.0
+    with pytest.raises(ValueError, match="math_verify"):
+        environment_registry.get(name="leg_counting", seed=1, extra_rewards=("math_verifyy",))
