@@ -29,7 +29,7 @@ var ignoredCmds = map[string]bool{
 	",": true, ";": true, ":": true, "!": true, " ": true, "quad": true, "qquad": true,
 	"big": true, "Big": true, "bigg": true, "Bigg": true, "bigl": true, "bigr": true, "Bigl": true, "Bigr": true,
 	"biggl": true, "biggr": true, "Biggl": true, "Biggr": true, "left": true, "right": true, "middle": true,
-	"displaystyle": true, "textstyle": true, "limits": true, "nolimits": true, "mathstrut": true, "phantom": false,
+	"displaystyle": true, "textstyle": true, "limits": true, "nolimits": true, "mathstrut": true,
 	"hfill": true, "cr": false, "enspace": true, "thinspace": true, "medspace": true, "thickspace": true, "negthinspace": true,
 }
 
@@ -111,7 +111,7 @@ func lex(s string, w *work) ([]token, error) {
 				}
 				i = end + 1
 				continue
-			case "mathbb", "mathcal", "mathbb{":
+			case "mathbb", "mathcal":
 				k := j
 				for k < len(s) && s[k] == ' ' {
 					k++

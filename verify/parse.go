@@ -614,10 +614,7 @@ func (p *parser) exponent() (*Node, error) {
 		}
 		return neg(e), nil
 	}
-	if p.peek().kind == tNum && len(p.peek().text) > 1 && !strings.Contains(p.peek().text, ".") {
-		// 2^10: the whole number, as the usual reading.
-		return p.atom()
-	}
+	// 2^10 takes the whole number, as it is usually meant.
 	return p.atom()
 }
 
