@@ -7,12 +7,12 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip
 # transformers and jinja2 (no torch) run the tests with the real Qwen3 tokenizer, fetched with npm.
-TEST_DEPS := cffi pytest datasets pyyaml reasoning-gym==0.1.25 ruff cloudpickle transformers jinja2
+TEST_DEPS := cffi pytest datasets pyyaml reasoning-gym==0.1.25 ruff cloudpickle transformers jinja2 "math-verify[antlr4_13_2]==0.9.0"
 # GO_TAGS are the Go build tags of the library (e.g. stdjson); the Python
 # tests add llenvs_testhooks, which only test builds carry.
 GO_TAGS ?=
 
-.PHONY: demo test go-test py-test install lib bench lint clean
+.PHONY: demo test go-test py-test install lib bench lint clean fuzz-verify
 
 $(VENV)/.deps: python/pyproject.toml Makefile
 	$(PYTHON) -m venv $(VENV)
@@ -37,6 +37,13 @@ go-test:
 	go vet -tags llenvs_testhooks ./capi
 	go test ./...
 	go test -race -short ./core/... ./extract/... ./clean/... ./strictcfg/... ./pycompat/... ./envs/... ./masking/... ./bpe/...
+	$(MAKE) fuzz-verify
+
+## fuzz-verify: fuzz the math answer parser briefly (FUZZTIME=10s)
+FUZZTIME ?= 10s
+fuzz-verify:
+	go test -race -short ./verify/...
+	go test ./verify -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME)
 
 py-test: GO_TAGS += llenvs_testhooks
 py-test: install

@@ -120,4 +120,20 @@ int32_t llenvs_mask_pytexts(uint64_t tokenizer, void *texts, size_t n_texts, con
  * starts[k]+i is row i). The columns are copied before the call returns. */
 int32_t llenvs_env_new_columns(const char *cfg, size_t cfg_len, size_t n_columns, int64_t rows, const void *const *offsets, const int32_t *offset_widths, const int64_t *starts, const char *const *data, const int64_t *data_lens, const uint8_t *const *validity, uint64_t *handle, char **out, size_t *out_len);
 
+/* Math answers (capi/mathverify.go). Strings cross as one UTF-8 buffer and
+ * n+1 int64 offsets (item i is buf[offsets[i] .. offsets[i+1])).
+ * llenvs_math_parse finds and parses the answer of each text under the
+ * extraction configuration cfg (JSON; empty: the default) and returns a
+ * JSON list with, per text, a list of [encoding, display, kind] (or
+ * {"error": message}). llenvs_math_verify_batch compares golds[i] with
+ * preds[i]; an item is '\x01' + a text to parse or '\x02' + encodings
+ * joined by '\x1e'; opts (JSON) holds float_rounding, numeric_precision,
+ * strict, allow_set_relation_comp, gold_extraction, pred_extraction and
+ * reasons. scores[n] (1.0 or 0.0) and verdicts[n] (1 or 0) are filled when
+ * not NULL; with reasons, *out gets a JSON list of one reason per pair.
+ * llenvs_math_verify is one pair. */
+int32_t llenvs_math_parse(const char *buf, const int64_t *offsets, size_t n, const char *cfg, size_t cfg_len, char **out, size_t *out_len);
+int32_t llenvs_math_verify_batch(const char *golds, const int64_t *gold_offsets, const char *preds, const int64_t *pred_offsets, size_t n, const char *opts, size_t opts_len, double *scores, uint8_t *verdicts, char **out, size_t *out_len);
+int32_t llenvs_math_verify(const char *gold, size_t gold_len, const char *pred, size_t pred_len, const char *opts, size_t opts_len, uint8_t *verdict, char **out, size_t *out_len);
+
 #endif

@@ -11,7 +11,6 @@ package dataset
 
 import (
 	"fmt"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/llenvs/llenvs-go/core"
@@ -392,16 +391,8 @@ func (e *Env) StepTask(i int, a core.Action) (core.StepResult, error) {
 }
 
 // Describe lists the options of this adapter for callers that validate
-// settings before loading any rows: the ground-truth extractors, the
-// scoring names and which of those this build can use.
+// settings before loading any rows: the ground-truth extractors and the
+// scoring names.
 func Describe() map[string]any {
-	names := ScoringNames()
-	avail := make([]string, 0, len(names))
-	for _, n := range names {
-		if ScoringAvailable(n) {
-			avail = append(avail, n)
-		}
-	}
-	return map[string]any{"ground_truth_extractors": GroundTruthExtractorNames(), "scorings": names,
-		"available_scorings": avail, "missing_scoring_reason": strings.TrimSpace(mathMissing)}
+	return map[string]any{"ground_truth_extractors": GroundTruthExtractorNames(), "scorings": ScoringNames()}
 }

@@ -1,7 +1,6 @@
 package dataset
 
 import (
-	"fmt"
 	"math"
 	"sort"
 	"strconv"
@@ -18,44 +17,28 @@ import (
 // deterministic, safe for concurrent use and must not panic on any input.
 type ScoreFunc func(gold, pred string) (float64, string)
 
-// scoringRule is one scoring name: its function, or nil when the name is
-// known but not available in this build (missing says why).
-type scoringRule struct {
-	fn      ScoreFunc
-	missing string
-}
-
 var (
 	scoringMu sync.RWMutex
-	scorings  = map[string]scoringRule{
-		"exact":             {fn: Exact},
-		"numeric":           {fn: Numeric},
-		"numeric_tolerance": {fn: NumericTolerance},
-		// The math verifier is registered under both names by the package
-		// that implements it (RegisterScoring); until then they are known
-		// names that a build refuses with this message.
-		"math":        {missing: mathMissing},
-		"math_verify": {missing: mathMissing},
+	// The math verifier adds "math" and "math_verify" (math.go).
+	scorings = map[string]ScoreFunc{
+		"exact":             Exact,
+		"numeric":           Numeric,
+		"numeric_tolerance": NumericTolerance,
 	}
 )
 
-const mathMissing = "the math verifier is not available in this build of llenvs-go; " +
-	"use scoring=\"numeric\" or \"exact\" for now"
-
-// RegisterScoring makes fn the scoring rule called name, replacing a rule
-// that is known but unavailable (such as "math" before the verifier is
-// linked in). Registering a name that already has a function panics, which
-// is a programming error.
+// RegisterScoring makes fn the scoring rule called name. Registering a
+// name twice panics, which is a programming error.
 func RegisterScoring(name string, fn ScoreFunc) {
 	scoringMu.Lock()
 	defer scoringMu.Unlock()
-	if r, ok := scorings[name]; ok && r.fn != nil {
+	if _, ok := scorings[name]; ok {
 		panic("dataset: scoring " + name + " registered twice")
 	}
-	scorings[name] = scoringRule{fn: fn}
+	scorings[name] = fn
 }
 
-// ScoringNames lists every scoring name, available or not, sorted.
+// ScoringNames lists every scoring name, sorted.
 func ScoringNames() []string {
 	scoringMu.RLock()
 	defer scoringMu.RUnlock()
@@ -67,28 +50,16 @@ func ScoringNames() []string {
 	return names
 }
 
-// ScoringAvailable reports whether the scoring name has a function in this
-// build.
-func ScoringAvailable(name string) bool {
-	scoringMu.RLock()
-	defer scoringMu.RUnlock()
-	return scorings[name].fn != nil
-}
-
 // Scoring returns the scoring rule called name. An unknown name is a
-// *strictcfg.NotFoundError listing the valid ones; a known name without a
-// function in this build is an error saying so.
+// *strictcfg.NotFoundError listing the valid ones.
 func Scoring(name string) (ScoreFunc, error) {
 	scoringMu.RLock()
-	r, ok := scorings[name]
+	fn, ok := scorings[name]
 	scoringMu.RUnlock()
 	if !ok {
 		return nil, strictcfg.NotFound("scoring", name, "not found", ScoringNames())
 	}
-	if r.fn == nil {
-		return nil, fmt.Errorf("scoring %s: %s", pycompat.Repr(name), r.missing)
-	}
-	return r.fn, nil
+	return fn, nil
 }
 
 // Exact is llenvs' "exact" scoring: 1 when the two answers are equal after

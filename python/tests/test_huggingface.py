@@ -145,19 +145,25 @@ def test_named_presets_with_their_own_columns():
 
 
 def test_math_preset_boxed_ground_truth_and_prompt():
-    if "math" in hf.adapter_options()["available_scorings"]:
-        env = get(str(MATH), preset="math")
-    else:
-        with pytest.raises(ValueError, match="math verifier is not available in this build"):
-            get(str(MATH), preset="math")
-        env = get(str(MATH), preset="math", scoring="exact")  # an explicit argument overrides the preset
-    assert env.config["answer_extractor"] == "boxed"
+    env = get(str(MATH), preset="math")
+    assert env.config["params"]["scoring"] == "math" and env.config["answer_extractor"] == "boxed"
+    assert get(str(MATH), preset="math", scoring="exact").config["params"]["scoring"] == "exact"  # an argument wins
     item = DatasetProvider(env)[0]
     assert "\\boxed{}" in item.messages[0]["content"]
     assert item.ground_truth == boxed_truth(rows(MATH)[0]["solution"])
     sol = rows(MATH)[1]["solution"]
     r = Scorer(env).score(1, f"Working... so the answer is $\\boxed{{{boxed_truth(sol)}}}$.")
     assert r.total == 1.0
+
+
+def test_math_scoring_compares_values_not_text(tmp_path):
+    path = tmp_path / "fractions.jsonl"
+    path.write_text('{"problem": "Half of one?", "solution": "It is $\\\\boxed{\\\\frac{1}{2}}$."}\n', encoding="utf-8")
+    math_env = get(str(path), preset="math")
+    exact_env = get(str(path), preset="math", scoring="exact")
+    for response, want in (("so \\boxed{0.5}", 1.0), ("so \\boxed{\\dfrac{2}{4}}", 1.0), ("so \\boxed{0.6}", 0.0)):
+        assert Scorer(math_env).score(0, response).total == want, response
+    assert Scorer(exact_env).score(0, "so \\boxed{0.5}").total == 0.0
 
 
 def test_aime_preset_with_integer_answers():

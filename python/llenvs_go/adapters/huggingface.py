@@ -788,9 +788,6 @@ def _check_params(params: dict[str, Any]) -> None:
             exc.kind, exc.key, exc.valid = "not_found", value, valid  # type: ignore[attr-defined]
             exc.suggestion = near[0] if near else None  # type: ignore[attr-defined]
             raise exc
-    if params["scoring"] not in opts["available_scorings"]:
-        raise ValueError(f"scoring {params['scoring']!r}: {opts['missing_scoring_reason']} "
-                         f"(available now: {opts['available_scorings']})")
 
 
 def _check_size(size: Any) -> int | None:
