@@ -9,6 +9,7 @@ a usage error (unknown option or environment, bad configuration or input).
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import difflib
 import importlib.metadata
@@ -383,8 +384,9 @@ def _export_chunks(env: Any, fmt: str, n: int, chunk_size: int, split: str, text
     from llenvs_go.integrations.verl import make_verl_dataset
 
     parts: list[Any] = []
-    with click.progressbar(length=n, label=f"{fmt} rows", file=sys.stderr, show_pos=True) as bar:
-        bar.is_hidden = not show
+    bar_cm = click.progressbar(length=n, label=f"{fmt} rows", file=sys.stderr, show_pos=True) if show \
+        else contextlib.nullcontext(_NoBar())
+    with bar_cm as bar:
         for chunk in _chunks(n, chunk_size):
             if fmt == "verl":
                 parts.append(make_verl_dataset(env, split=split, indices=chunk))
@@ -397,6 +399,11 @@ def _export_chunks(env: Any, fmt: str, n: int, chunk_size: int, split: str, text
                     _fail(f"{e} (or pip install \"llenvs-go[hf]\")")
             bar.update(len(chunk))
     return parts
+
+
+class _NoBar:
+    def update(self, n: int) -> None:
+        pass
 
 
 def _write_rows(fmt: str, parts: list[Any], output: str) -> None:
