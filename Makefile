@@ -86,6 +86,8 @@ sdist: $(TOOLS)/.deps
 	mkdir -p dist
 	$(TOOLS_PY) -m build --sdist --no-isolation --outdir dist python
 
-## wheel-check: install the x86_64 wheel into a fresh venv of each CPython 3.10-3.13 without Go and smoke-test it
+## wheel-check: the x86_64 wheel in a fresh venv of each CPython 3.10-3.13 without Go (smoke test; the
+## test suite on the newest); the aarch64 wheel's library under qemu-user where it is installed
 wheel-check: wheel
 	scripts/wheel_check.sh dist/*manylinux*_x86_64*.whl
+	for w in dist/*manylinux*_aarch64*.whl; do if [ -e "$$w" ]; then scripts/foreign_arch_check.sh $(TOOLS) "$$w"; fi; done

@@ -153,7 +153,7 @@ def check_toolchain(root: str) -> None:
     """Raise BuildError naming what is missing to build the library (Go, its version, a C compiler)."""
     need = _go_line(root)
     advice = ("install Go from the official downloads or your package manager, or install a prebuilt "
-              "llenvs-go wheel (pip install llenvs-go picks one on Linux x86_64 and aarch64)")
+              "llenvs-go wheel (manylinux_2_17, for Linux x86_64 and aarch64), which needs neither")
     go = shutil.which("go")
     if go is None:
         raise BuildError(f"building llenvs-go from source needs Go {need} or newer on PATH, and go was not found; "
