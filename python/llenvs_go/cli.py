@@ -146,6 +146,7 @@ def build_config(name: str, config_file: str | None, assignments: Sequence[str],
     """
     from llenvs_go.core.config import EnvironmentConfig
 
+    _library()
     fields = _config_fields()
     data: dict[str, Any] = _read_config_file(config_file) if config_file else {}
     params = dict(data.pop("params", None) or {})
@@ -162,7 +163,8 @@ def build_config(name: str, config_file: str | None, assignments: Sequence[str],
     if seed is not None:
         data["seed"] = seed
     data["name"] = name
-    data.setdefault("adapter", _resolve_adapter(name))
+    if "adapter" not in data:
+        data["adapter"] = _resolve_adapter(name)
     if params:
         data["params"] = params
     try:

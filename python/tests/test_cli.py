@@ -86,6 +86,13 @@ def test_show_native_adapter_is_found_by_name():
     assert 1 <= int(info["sample"]["ground_truth"]) <= 10
 
 
+def test_show_explicit_adapter():
+    info = json.loads(invoke_ok("show", "guess_number", "adapter=native", "--json").stdout)
+    assert info["adapter"] == "native"
+    result = run("show", "leg_counting", "adapter=native")
+    assert result.exit_code == 2 and "leg_counting" in result.output
+
+
 @pytest.mark.parametrize("suffix", [".json", ".yaml"])
 def test_show_config_file(tmp_path, suffix):
     data = {"seed": 9, "size": 12, "params": {"min_animals": 2, "max_animals": 2}}
