@@ -14,6 +14,7 @@ import faulthandler
 import importlib.resources
 import json
 import os
+import sys
 import threading
 from typing import Any
 
@@ -192,6 +193,9 @@ def _load() -> Any:
     with _lock:
         if _lib is not None:
             return _lib
+        if sys.implementation.name != "cpython":
+            raise ImportError(f"llenvs-go runs on CPython only (the library calls the CPython C API), "
+                              f"not on {sys.implementation.name}")
         if not faulthandler.is_enabled():
             faulthandler.enable()
         path = library_path()
