@@ -86,6 +86,15 @@ def _with_extra(req: str, extra: str) -> str:
     return f"{req}; extra == '{extra}'"
 
 
+def _license() -> bytes | None:
+    """The LICENSE text: next to this file in an sdist, at the repository root in a checkout."""
+    for path in (os.path.join(HERE, "LICENSE"), os.path.join(os.path.dirname(HERE), "LICENSE")):
+        if os.path.isfile(path):
+            with open(path, "rb") as f:
+                return f.read()
+    return None
+
+
 def metadata() -> str:
     """The core metadata (METADATA / PKG-INFO, version 2.4) from ``[project]``."""
     p = _project()
@@ -96,6 +105,8 @@ def metadata() -> str:
         lines.append(f"Keywords: {','.join(p['keywords'])}")
     if isinstance(p.get("license"), str):
         lines.append(f"License-Expression: {p['license']}")
+    if _license() is not None:
+        lines.append("License-File: LICENSE")
     lines += [f"Classifier: {c}" for c in p.get("classifiers", [])]
     lines += [f"Project-URL: {k}, {v}" for k, v in p.get("urls", {}).items()]
     if p.get("requires-python"):
@@ -234,6 +245,9 @@ def _write_wheel(wheel_directory: str, files: dict[str, bytes]) -> str:
     files = dict(files)
     files[f"{dist_info}/METADATA"] = metadata().encode()
     files[f"{dist_info}/WHEEL"] = _wheel_file().encode()
+    license_text = _license()
+    if license_text is not None:
+        files[f"{dist_info}/licenses/LICENSE"] = license_text
     entry_points = _entry_points()
     if entry_points:
         files[f"{dist_info}/entry_points.txt"] = entry_points.encode()
@@ -365,6 +379,9 @@ def build_sdist(sdist_directory, config_settings=None):
     base = f"{DIST}-{version()}"
     root = go_root()
     entries: list[tuple[str, bytes]] = [("PKG-INFO", metadata().encode())]
+    license_text = _license()
+    if license_text is not None:
+        entries.append(("LICENSE", license_text))
     for rel in _python_files():
         with open(os.path.join(HERE, rel), "rb") as f:
             entries.append((rel, f.read()))

@@ -46,7 +46,7 @@ def test_metadata_is_complete(backend):
     meta = _metadata(backend.metadata())
     assert meta["Metadata-Version"] == "2.4"
     assert meta["Name"] == "llenvs-go" and meta["Version"] == llenvs_go.__version__
-    assert meta["License-Expression"] == "Apache-2.0"
+    assert meta["License-Expression"] == "Apache-2.0" and meta["License-File"] == "LICENSE"
     assert meta["Requires-Python"] == ">=3.10"
     assert meta["Description-Content-Type"] == "text/markdown" and "pip install" in meta.get_payload()
     classifiers = meta.get_all("Classifier")
@@ -146,6 +146,7 @@ def test_sdist_contents(sdist, repo):
         names = {n[len(base):] for n in tf.getnames()}
         meta = _metadata(tf.extractfile(base + "PKG-INFO").read().decode())
     assert meta["Version"] == llenvs_go.__version__ and meta["License-Expression"] == "Apache-2.0"
+    assert "LICENSE" in names and "Apache License" in (repo / "LICENSE").read_text()
     assert {"pyproject.toml", "gobuild_backend.py", "README.md", "llenvs_go/py.typed", "llenvs_go/cli.py",
             "go/go.mod", "go/go.sum", "go/capi/llenvs.h", "go/capi/shim.c", "go/capi/main.go",
             "go/capi/testhooks.go", "go/capi/codec_std.go"} <= names
@@ -173,4 +174,5 @@ def test_sdist_builds_a_wheel_on_its_own(sdist, tmp_path):
         names = zf.namelist()
         lib = zf.read("llenvs_go/libllenvs.so")
     assert lib[:4] == b"\x7fELF" and "llenvs_go/py.typed" in names
+    assert f"llenvs_go-{llenvs_go.__version__}.dist-info/licenses/LICENSE" in names
     assert wheel.name.startswith(f"llenvs_go-{llenvs_go.__version__}-cp310-abi3-")
