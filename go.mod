@@ -1,10 +1,10 @@
 module github.com/llenvs/llenvs-go
 
-go 1.26
+go 1.22
 
 require (
 	github.com/bytedance/sonic v1.15.5
-	github.com/ebitengine/purego v0.11.3
+	github.com/ebitengine/purego v0.10.2
 )
 
 require (

@@ -111,4 +111,29 @@ int32_t llenvs_tokenizer_new(const char *json, size_t json_len, uint64_t *handle
 int32_t llenvs_tokenizer_close(uint64_t handle);
 int32_t llenvs_mask_pytexts(uint64_t tokenizer, void *texts, size_t n_texts, const int32_t *carried, const int64_t *carried_offsets, size_t n_carried, const int32_t *segments, const int64_t *segment_offsets, const double *rewards, const int64_t *reward_offsets, size_t n, int64_t max_length, char **out, size_t *out_len);
 
+/* Question/answer rows (llenvs_env_new_columns): llenvs_env_new for the
+ * huggingface adapter (envs/dataset), whose rows come as n_columns Arrow
+ * string columns of `rows` rows each, named in order by params.columns of
+ * cfg. Column k: value offsets (int32 when offset_widths[k] is 4, int64
+ * when 8; rows+1 of them from entry starts[k]), UTF-8 data (data_lens[k]
+ * bytes) and validity bitmap (NULL when no cell is missing; bit
+ * starts[k]+i is row i). The columns are copied before the call returns. */
+int32_t llenvs_env_new_columns(const char *cfg, size_t cfg_len, size_t n_columns, int64_t rows, const void *const *offsets, const int32_t *offset_widths, const int64_t *starts, const char *const *data, const int64_t *data_lens, const uint8_t *const *validity, uint64_t *handle, char **out, size_t *out_len);
+
+/* Math answers (capi/mathverify.go). Strings cross as one UTF-8 buffer and
+ * n+1 int64 offsets (item i is buf[offsets[i] .. offsets[i+1])).
+ * llenvs_math_parse finds and parses the answer of each text under the
+ * extraction configuration cfg (JSON; empty: the default) and returns a
+ * JSON list with, per text, a list of [encoding, display, kind] (or
+ * {"error": message}). llenvs_math_verify_batch compares golds[i] with
+ * preds[i]; an item is '\x01' + a text to parse or '\x02' + encodings
+ * joined by '\x1e'; opts (JSON) holds float_rounding, numeric_precision,
+ * strict, allow_set_relation_comp, gold_extraction, pred_extraction and
+ * reasons. scores[n] (1.0 or 0.0) and verdicts[n] (1 or 0) are filled when
+ * not NULL; with reasons, *out gets a JSON list of one reason per pair.
+ * llenvs_math_verify is one pair. */
+int32_t llenvs_math_parse(const char *buf, const int64_t *offsets, size_t n, const char *cfg, size_t cfg_len, char **out, size_t *out_len);
+int32_t llenvs_math_verify_batch(const char *golds, const int64_t *gold_offsets, const char *preds, const int64_t *pred_offsets, size_t n, const char *opts, size_t opts_len, double *scores, uint8_t *verdicts, char **out, size_t *out_len);
+int32_t llenvs_math_verify(const char *gold, size_t gold_len, const char *pred, size_t pred_len, const char *opts, size_t opts_len, uint8_t *verdict, char **out, size_t *out_len);
+
 #endif

@@ -18,6 +18,7 @@ import (
 	"unsafe"
 
 	"github.com/llenvs/llenvs-go/core"
+	"github.com/llenvs/llenvs-go/envs/dataset"
 	_ "github.com/llenvs/llenvs-go/envs/external"
 	_ "github.com/llenvs/llenvs-go/envs/reasoninggym"
 	"github.com/llenvs/llenvs-go/strictcfg"
@@ -157,6 +158,8 @@ func llenvsgo_call(method *C.char, req *C.char, reqLen C.size_t, out **C.char, o
 		return rawReply(callExtract, req, reqLen, out, outLen)
 	case "clean":
 		return rawReply(callClean, req, reqLen, out, outLen)
+	case "huggingface_options":
+		return reply(dataset.Describe(), out, outLen)
 	default:
 		if hook, ok := testHooks[m]; ok {
 			hook()
@@ -349,6 +352,25 @@ func dispatch(env core.Environment, method string, args map[string]any) (any, er
 			}
 		}
 		return entries, nil
+	case "metadata":
+		md, ok := env.(interface {
+			Metadata(int) (map[string]any, error)
+		})
+		if !ok {
+			break
+		}
+		raw, _ := args["indices"].([]any)
+		rows := make([]any, len(raw))
+		for k, r := range raw {
+			i, err := strictcfg.AsInt(r)
+			if err != nil {
+				return nil, fmt.Errorf("indices[%d]: %w", k, err)
+			}
+			if rows[k], err = md.Metadata(int(i)); err != nil {
+				return nil, err
+			}
+		}
+		return rows, nil
 	case "score_answers":
 		sa, ok := env.(interface {
 			ScoreAnswer(int, *string) (float64, error)

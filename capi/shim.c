@@ -88,6 +88,16 @@ int32_t llenvs_episode_close(uint64_t episode) {
     return llenvsgo_episode_close(episode);
 }
 
+int32_t llenvs_env_new_columns(const char *cfg, size_t cfg_len, size_t n_columns, int64_t rows,
+                               const void *const *offsets, const int32_t *offset_widths, const int64_t *starts,
+                               const char *const *data, const int64_t *data_lens, const uint8_t *const *validity,
+                               uint64_t *handle, char **out, size_t *out_len) {
+    if (forked) return fork_error(out, out_len);
+    return llenvsgo_env_new_columns((char *)cfg, cfg_len, n_columns, rows, (void **)offsets, (int32_t *)offset_widths,
+                                    (int64_t *)starts, (char **)data, (int64_t *)data_lens, (uint8_t **)validity,
+                                    handle, out, out_len);
+}
+
 int32_t llenvs_items_arrow(uint64_t handle, const int64_t *indices, size_t n, const char *layout, size_t layout_len,
                            char **out, size_t *out_len) {
     if (forked) return fork_error(out, out_len);
@@ -262,4 +272,29 @@ int32_t llenvs_mask_pytexts(uint64_t tokenizer, void *texts, size_t n_texts, con
     free(ptrs);
     free(lens);
     return rc;
+}
+
+/* Math answers: thin entry points over capi/mathverify.go. */
+int32_t llenvs_math_parse(const char *buf, const int64_t *offsets, size_t n, const char *cfg, size_t cfg_len,
+                          char **out, size_t *out_len) {
+    if (forked) return fork_error(out, out_len);
+    return llenvsgo_math_parse((char *)buf, (int64_t *)offsets, n, (char *)cfg, cfg_len, out, out_len);
+}
+
+int32_t llenvs_math_verify_batch(const char *golds, const int64_t *gold_offsets, const char *preds,
+                                 const int64_t *pred_offsets, size_t n, const char *opts, size_t opts_len,
+                                 double *scores, uint8_t *verdicts, char **out, size_t *out_len) {
+    if (forked) return fork_error(out, out_len);
+    return llenvsgo_math_verify_batch((char *)golds, (int64_t *)gold_offsets, (char *)preds, (int64_t *)pred_offsets,
+                                      n, (char *)opts, opts_len, scores, verdicts, out, out_len);
+}
+
+/* One pair: the batch entry point with n = 1. */
+int32_t llenvs_math_verify(const char *gold, size_t gold_len, const char *pred, size_t pred_len, const char *opts,
+                           size_t opts_len, uint8_t *verdict, char **out, size_t *out_len) {
+    if (forked) return fork_error(out, out_len);
+    int64_t goff[2] = {0, (int64_t)gold_len};
+    int64_t poff[2] = {0, (int64_t)pred_len};
+    return llenvsgo_math_verify_batch((char *)gold, goff, (char *)pred, poff, 1, (char *)opts, opts_len, NULL,
+                                      verdict, out, out_len);
 }

@@ -109,8 +109,13 @@ func NewEnvironment(cfg EnvConfig) (Environment, error) {
 // correctness (weight 1) first, then the opt-in extras, each given as a
 // name ("format") or a mapping {"name": "format", "weight": 0.5}.
 func BuildSignals(extra []any) ([]SignalSpec, error) {
+	return BuildSignalsWith(extra, map[string]RewardType{"format": Format})
+}
+
+// BuildSignalsWith is BuildSignals for an environment that knows the
+// extra signals in known (name -> type).
+func BuildSignalsWith(extra []any, known map[string]RewardType) ([]SignalSpec, error) {
 	specs := []SignalSpec{{Name: "correctness", Type: Outcome, Weight: 1}}
-	known := map[string]RewardType{"format": Format}
 	for i, e := range extra {
 		var s struct {
 			Name   string  `json:"name"`

@@ -9,6 +9,7 @@ import (
 	"github.com/llenvs/llenvs-go/core"
 	"github.com/llenvs/llenvs-go/extract"
 	"github.com/llenvs/llenvs-go/pycompat"
+	"github.com/llenvs/llenvs-go/verify"
 )
 
 // AdapterName is the adapter this package registers.
@@ -73,7 +74,9 @@ func NewEnv(cfg core.EnvConfig) (*Env, error) {
 	if err != nil {
 		return nil, err
 	}
-	signals, err := core.BuildSignals(cfg.ExtraRewards)
+	// math_verify: the response checked by the math answer verifier
+	// (verify.Score) against the expected answer.
+	signals, err := core.BuildSignalsWith(cfg.ExtraRewards, map[string]core.RewardType{"format": core.Format, "math_verify": core.Outcome})
 	if err != nil {
 		return nil, err
 	}
@@ -304,6 +307,8 @@ func (e *Env) ScoreText(i int, text string, out *core.Scored) {
 			if x.Found {
 				v = 1
 			}
+		case "math_verify":
+			v, _ = verify.Score(ent.Answer, text)
 		}
 		out.Values[j] = v
 		total += v * s.Weight
@@ -345,6 +350,12 @@ func (e *Env) StepTask(i int, a core.Action) (core.StepResult, error) {
 			}
 		case "format":
 			meta = map[string]any{"extraction": extMeta}
+		case "math_verify":
+			reason := string(verify.ReasonNoAnswer)
+			if a.Text != nil {
+				_, reason = verify.Score(ent.Answer, *a.Text)
+			}
+			meta = map[string]any{"expected": ent.Answer, "reason": reason}
 		}
 		signals[j] = core.Signal{Name: s.Name, Type: s.Type, Reward: core.Float(out.Values[j]), Weight: s.Weight,
 			Metadata: meta}

@@ -6,7 +6,6 @@ Import paths mirror llenvs: ``llenvs_go.core.registry.environment_registry``,
 """
 
 from llenvs_go._native import InternalError, TaskIndexError, UnknownNameError, set_threads
-
-__version__ = "0.1.0"
+from llenvs_go._version import __version__
 
 __all__ = ["InternalError", "TaskIndexError", "UnknownNameError", "__version__", "set_threads"]

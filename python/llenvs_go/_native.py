@@ -14,6 +14,7 @@ import faulthandler
 import importlib.resources
 import json
 import os
+import sys
 import threading
 from typing import Any
 
@@ -70,6 +71,10 @@ int32_t llenvs_mask_batch(const int32_t *tokens, const int64_t *token_offsets, s
 int32_t llenvs_tokenizer_new(const char *json, size_t json_len, uint64_t *handle, char **out, size_t *out_len);
 int32_t llenvs_tokenizer_close(uint64_t handle);
 int32_t llenvs_mask_pytexts(uint64_t tokenizer, void *texts, size_t n_texts, const int32_t *carried, const int64_t *carried_offsets, size_t n_carried, const int32_t *segments, const int64_t *segment_offsets, const double *rewards, const int64_t *reward_offsets, size_t n, int64_t max_length, char **out, size_t *out_len);
+int32_t llenvs_env_new_columns(const char *cfg, size_t cfg_len, size_t n_columns, int64_t rows, const void *const *offsets, const int32_t *offset_widths, const int64_t *starts, const char *const *data, const int64_t *data_lens, const uint8_t *const *validity, uint64_t *handle, char **out, size_t *out_len);
+int32_t llenvs_math_parse(const char *buf, const int64_t *offsets, size_t n, const char *cfg, size_t cfg_len, char **out, size_t *out_len);
+int32_t llenvs_math_verify_batch(const char *golds, const int64_t *gold_offsets, const char *preds, const int64_t *pred_offsets, size_t n, const char *opts, size_t opts_len, double *scores, uint8_t *verdicts, char **out, size_t *out_len);
+int32_t llenvs_math_verify(const char *gold, size_t gold_len, const char *pred, size_t pred_len, const char *opts, size_t opts_len, uint8_t *verdict, char **out, size_t *out_len);
 """
 
 OK = 0
@@ -188,6 +193,9 @@ def _load() -> Any:
     with _lock:
         if _lib is not None:
             return _lib
+        if sys.implementation.name != "cpython":
+            raise ImportError(f"llenvs-go runs on CPython only (the library calls the CPython C API), "
+                              f"not on {sys.implementation.name}")
         if not faulthandler.is_enabled():
             faulthandler.enable()
         path = library_path()

@@ -36,7 +36,7 @@ def test_register_and_get_adapter(registry):
     adapter = MockAdapter()
     registry.register_adapter(adapter)
     assert registry.get_adapter("mock") is adapter
-    assert registry.list_adapters() == ["mock", "native", "reasoning_gym"]
+    assert registry.list_adapters() == ["huggingface", "mock", "native", "reasoning_gym"]
 
 
 def test_duplicate_registration_is_refused(registry):
@@ -46,7 +46,8 @@ def test_duplicate_registration_is_refused(registry):
 
 
 def test_unknown_adapter_is_a_key_error(registry):
-    with pytest.raises(KeyError, match=r"Adapter 'nope' not registered. Available: \['native', 'reasoning_gym'\]"):
+    with pytest.raises(KeyError,
+                       match=r"Adapter 'nope' not registered. Available: \['huggingface', 'native', 'reasoning_gym'\]"):
         registry.get_adapter("nope")
     with pytest.raises(KeyError, match="not registered"):
         registry.get("small", adapter="nope")
@@ -103,7 +104,7 @@ def test_a_user_adapter_works_end_to_end():
             environment_registry.describe_environments("mock")
     finally:
         environment_registry.unregister_adapter("mock")
-    assert environment_registry.list_adapters() == ["native", "reasoning_gym"]
+    assert environment_registry.list_adapters() == ["huggingface", "native", "reasoning_gym"]
 
 
 def test_internal_adapter_is_never_shown():

@@ -2,10 +2,11 @@
 
 An adapter is any object with a ``name`` and ``get_environment(name, **kwargs)``
 (``list_environments()`` too, to be listed); register one with
-``environment_registry.register_adapter(adapter)``. ``reasoning_gym`` is
-registered by default.
+``environment_registry.register_adapter(adapter)``. ``reasoning_gym``,
+``native`` and ``huggingface`` are registered by default.
 """
 
+from llenvs_go.adapters.huggingface import HuggingFaceAdapter, HuggingFaceEnvironment, HuggingFaceHidden
 from llenvs_go.adapters.reasoning_gym import (
     CorrectnessRewardFunction,
     ReasoningGymAdapter,
@@ -13,4 +14,5 @@ from llenvs_go.adapters.reasoning_gym import (
     ReasoningGymHidden,
 )
 
-__all__ = ["CorrectnessRewardFunction", "ReasoningGymAdapter", "ReasoningGymEnvironment", "ReasoningGymHidden"]
+__all__ = ["CorrectnessRewardFunction", "HuggingFaceAdapter", "HuggingFaceEnvironment", "HuggingFaceHidden",
+           "ReasoningGymAdapter", "ReasoningGymEnvironment", "ReasoningGymHidden"]

@@ -7,6 +7,7 @@ import threading
 from typing import Any, Protocol, runtime_checkable
 
 from llenvs_go import _native
+from llenvs_go.adapters.huggingface import HuggingFaceAdapter
 from llenvs_go.adapters.native import NativeAdapter
 from llenvs_go.adapters.reasoning_gym import ReasoningGymAdapter, reasoning_gym_data_dir
 
@@ -42,6 +43,7 @@ class EnvironmentRegistry:
         self._lock = threading.Lock()
         self.register_adapter(ReasoningGymAdapter())
         self.register_adapter(NativeAdapter())
+        self.register_adapter(HuggingFaceAdapter())
 
     # -- adapters ------------------------------------------------------------
     def register_adapter(self, adapter: Any) -> None:
@@ -119,13 +121,15 @@ class EnvironmentRegistry:
         ``size``, ``seed``, ``answer_extractor``, ``extra_rewards``,
         ``system_prompt``, ``prompt_template``, ``data_dir`` and the task's
         own config fields. ``adapter="native"`` serves ``guess_number`` and
-        ``calculator_arithmetic``.
+        ``calculator_arithmetic``. ``adapter="huggingface"`` serves a
+        question/answer dataset: ``name`` is a hub dataset, a local file or
+        rows in memory (``llenvs_go.adapters.huggingface.HuggingFaceAdapter.get_environment``).
 
         ``iterative`` (an ``IterativeConfig`` or a mapping of its fields, e.g.
         ``{"max_turns": 3}``) wraps the environment in an
         ``llenvs_go.adapters.iterative.IterativeEnvironment``, for any adapter.
         """
-        if not isinstance(name, str) or not name:
+        if (not isinstance(name, str) or not name) and not getattr(self._adapters.get(adapter), "accepts_data", False):
             raise TypeError(f"name must be a non-empty str, got {name!r}")
         iterative = kwargs.pop("iterative", None)
         env = self.get_adapter(adapter).get_environment(name, **kwargs)
@@ -145,7 +149,7 @@ class EnvironmentRegistry:
         rows = []
         for a, n in self.list_environments(adapter):
             ad = self._adapters[a]
-            backends = ad.backends() if isinstance(ad, (ReasoningGymAdapter, NativeAdapter)) else {}
+            backends = ad.backends() if isinstance(ad, (ReasoningGymAdapter, NativeAdapter, HuggingFaceAdapter)) else {}
             rows.append({"adapter": a, "name": n, "backend": backends.get(n, "python")})
         return rows
 

@@ -52,11 +52,13 @@ def environment_reference(environment: Any) -> str:
     The same configuration always gives the same text (keys sorted, size
     made explicit, the machine's data directory left out), so references are
     compared as strings. An environment that cannot be rebuilt from a
-    configuration (one written in Python, or one with Python reward
-    functions) has the reference ``""``; rows built from it are checked by
+    configuration (one written in Python, one with Python reward
+    functions, or one whose rows were given in memory) has the reference ``""``; rows built from it are checked by
     their ground truths alone.
     """
     if not isinstance(environment, NativeEnvironment) or environment.python_rewards:
+        return ""
+    if not getattr(environment, "rebuildable", True):  # rows given in memory: not named by the configuration
         return ""
     config = environment.config
     for key in _MACHINE_KEYS:

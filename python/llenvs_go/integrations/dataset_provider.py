@@ -182,6 +182,8 @@ class DatasetProvider:
         # A composite's items say which task they come from, as reasoning-gym's do.
         sources = ([{k: e["metadata"][k] for k in ("source_dataset", "source_index") if k in e["metadata"]}
                     for e in env.entries(list(idx))] if env.config["name"] == "composite" else None)
+        # Per-row metadata columns (the huggingface adapter's metadata_columns), without replacing the item's own keys.
+        columns = env.items_metadata(list(idx)) if callable(getattr(env, "items_metadata", None)) else None
         new = object.__new__
         set_dict = object.__setattr__
         items = []
@@ -196,6 +198,9 @@ class DatasetProvider:
             metadata["task_index"] = i
             if sources is not None:
                 metadata.update(sources[len(items)])
+            if columns is not None:
+                for k, v in columns[len(items)].items():
+                    metadata.setdefault(k, v)
             # A frozen dataclass built without its __init__ (whose frozen
             # __setattr__ per field dominates the cost of large batches).
             item = new(TaskItem)

@@ -190,7 +190,7 @@ def reward_func(queries: Any, prompts: Any = None, labels: Any = None, **kwargs:
 
 
 def make_openrlhf_dataset(environment: Any, num_tasks: int | None = None, *, conversational: bool = True,
-                          system_prompt: Any = _UNSET) -> list[dict[str, Any]]:
+                          system_prompt: Any = _UNSET, indices: Sequence[int] | None = None) -> list[dict[str, Any]]:
     """Rows for OpenRLHF's ``PromptDataset`` (``--data.input_key input --data.label_key label``).
 
     Each row is ``{"input": <messages, or text>, "label": <task reference>,
@@ -199,7 +199,8 @@ def make_openrlhf_dataset(environment: Any, num_tasks: int | None = None, *, con
     ``--data.apply_chat_template``); otherwise one text, the system prompt
     and the question separated by a blank line. The label is
     ``llenvs:<task_index>:<ground-truth fingerprint>:<environment JSON>``.
-    Save the rows with :func:`write_openrlhf_jsonl`.
+    ``indices`` selects tasks instead of the first ``num_tasks`` (e.g. one
+    chunk of a large export). Save the rows with :func:`write_openrlhf_jsonl`.
     """
     provider = DatasetProvider(environment) if system_prompt is _UNSET else \
         DatasetProvider(environment, system_prompt=system_prompt)
@@ -207,7 +208,7 @@ def make_openrlhf_dataset(environment: Any, num_tasks: int | None = None, *, con
     reference = BoundEnvironment(environment).reference
     source = environment.spec.name
     rows = []
-    for it in provider.get_items(range(n)):
+    for it in provider.get_items(range(n) if indices is None else indices):
         messages = [{"role": m.get("role"), "content": m.get("content")} for m in it.messages]
         text = "\n\n".join(str(m["content"] or "") for m in messages) or it.prompt
         rows.append({"input": messages if conversational else text,

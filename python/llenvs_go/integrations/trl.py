@@ -123,7 +123,7 @@ def make_trl_reward_fn(environment: Any, *, asynchronous: bool = False) -> Calla
 
 
 def make_trl_dataset(environment: Any, num_tasks: int | None = None, conversational: bool = True, *,
-                     system_prompt: Any = _UNSET) -> Any:
+                     system_prompt: Any = _UNSET, indices: Sequence[int] | None = None) -> Any:
     """A ``datasets.Dataset`` for ``GRPOTrainer(train_dataset=...)``, one row per task (needs ``datasets``).
 
     Columns:
@@ -142,6 +142,8 @@ def make_trl_dataset(environment: Any, num_tasks: int | None = None, conversatio
         conversational: messages (True) or plain text (False) in ``prompt``.
         system_prompt: the system message (a prompt name, text, or None);
             the environment's own answer-format prompt by default.
+        indices: these tasks instead of the first ``num_tasks`` (e.g. one
+            chunk of a large export).
     """
     try:
         import datasets
@@ -150,7 +152,8 @@ def make_trl_dataset(environment: Any, num_tasks: int | None = None, conversatio
     provider = DatasetProvider(environment) if system_prompt is _UNSET else \
         DatasetProvider(environment, system_prompt=system_prompt)
     n = len(provider) if num_tasks is None else max(0, min(int(num_tasks), len(provider)))
-    items = provider.get_items(range(n))
+    items = provider.get_items(range(n) if indices is None else indices)
+    n = len(items)
     reference = BoundEnvironment(environment).reference
     if conversational:
         prompts: list[Any] = [[{"role": m.get("role"), "content": m.get("content")} for m in it.messages]

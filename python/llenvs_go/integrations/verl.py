@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from llenvs_go.integrations._references import (
@@ -203,7 +203,8 @@ async def compute_score_async(data_source: Any = None, solution_str: Any = None,
 
 
 def make_verl_dataset(environment: Any, num_tasks: int | None = None, *, split: str = "train",
-                      system_prompt: Any = _UNSET, ability: str | None = None) -> list[dict[str, Any]]:
+                      system_prompt: Any = _UNSET, ability: str | None = None,
+                      indices: Sequence[int] | None = None) -> list[dict[str, Any]]:
     """Rows for veRL's ``RLHFDataset``, one per task (the first ``num_tasks``; all when None).
 
     Each row::
@@ -227,6 +228,8 @@ def make_verl_dataset(environment: Any, num_tasks: int | None = None, *, split: 
         system_prompt: the system message (a prompt name, text, or None for
             none); the environment's own answer-format prompt by default.
         ability: the ``ability`` column; the environment's adapter name by default.
+        indices: these tasks instead of the first ``num_tasks`` (e.g. one
+            chunk of a large export).
     """
     provider = DatasetProvider(environment) if system_prompt is _UNSET else \
         DatasetProvider(environment, system_prompt=system_prompt)
@@ -236,7 +239,7 @@ def make_verl_dataset(environment: Any, num_tasks: int | None = None, *, split: 
     source, reference = spec.name, bound.reference
     ability = spec.adapter if ability is None else ability
     rows = []
-    for item in provider.get_items(range(n)):
+    for item in provider.get_items(range(n) if indices is None else indices):
         truth = "" if item.ground_truth is None else item.ground_truth
         i = item.task_index
         rows.append({

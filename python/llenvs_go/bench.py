@@ -1,0 +1,325 @@
+"""Speed of llenvs-go against the Python paths users have today, side by side in one run.
+
+    llenvs-go bench                                 # leg_counting, 1 KB and 16 KB responses
+    llenvs-go bench --tasks all --sizes 1024        # every native task
+    python -m llenvs_go.bench ...                   # the same without the cli extra (scripts/bench.py too)
+
+The baselines need reasoning-gym (``pip install "llenvs-go[reasoning-gym]"``).
+
+Scoring, per task and response size, on one GRPO-shaped batch (512 prompts x
+16 samples = 8,192 responses: a third right, a third wrong, a third without
+tags), times on the same inputs what a user pays end to end:
+
+- ``llenvs path``: per response, reasoning-gym regenerates the entry, then
+  ``extract_answer`` + ``score_answer`` (what llenvs does);
+- ``best recipe``: entries generated once up front, then ``extract_answer`` +
+  ``score_answer`` per response;
+- ``score_batch``: the call, then every result read (``total`` and
+  ``extracted_answer``; then also ``metadata``), on a fresh environment (entry
+  cache cold, generation included) and on a warm one;
+- ``score()``: one call per response, each result's total and answer read;
+- ``totals``: the reward-function path (floats only), fresh and warm.
+
+Generation, per task: reasoning-gym's own ``[ds[i] for i in range(N)]``
+against ``DatasetProvider.get_items(range(N))`` (every TaskItem read) and
+``DatasetProvider.to_hf_dataset()``, each on a fresh environment (N = 20,000);
+the dataset's columns are checked against reasoning-gym's items first.
+``--million`` builds a 1,000,000-item leg_counting dataset in a child process
+and reports its time and the process's peak memory.
+
+Each measurement is repeated; tables show the median microseconds per item,
+the min-max spread and the speed-up (ratio of medians) over the baseline(s). For
+slow reasoning-gym tasks the baseline runs on a prefix of the batch, sized to
+a time budget, and is reported per item. Every llenvs-go result is checked
+against reasoning-gym before it is timed. The machine is shared and noisy:
+compare ratios, not absolute times.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+
+FILLER = (
+    "Let me think step by step. First I list what is given and count each part carefully, "
+    "then I add the partial results and check the sum once more before answering. "
+)
+
+
+def make_responses(truths: list[str], samples: int, size: int, seed: int = 0) -> tuple[list[int], list[str]]:
+    """``samples`` responses per task of about ``size`` characters each (the GRPO-shaped workload).
+
+    A third answer correctly in ``<answer>`` tags, a third answer wrongly in
+    tags, and a third give no tags at all; returns (task_indices, responses).
+    """
+    rng = random.Random(seed)
+    indices: list[int] = []
+    responses: list[str] = []
+    for i, truth in enumerate(truths):
+        for s in range(samples):
+            body = (FILLER * (size // len(FILLER) + 1))[: max(0, size - 40)]
+            kind = (i + s) % 3
+            if kind == 0:
+                tail = f"<answer>{truth}</answer>"
+            elif kind == 1:
+                tail = f"<answer>{rng.randint(0, 999)}</answer>"
+            else:
+                tail = f"So the total is {truth}."
+            indices.append(i)
+            responses.append(body + tail)
+    return indices, responses
+
+
+def timed(fn: Callable[[], object], repeats: int) -> list[float]:
+    """Wall times of ``repeats`` calls of fn, in seconds."""
+    out = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn()
+        out.append(time.perf_counter() - t0)
+    return out
+
+
+def summary(times: list[float], n: int) -> tuple[float, float, float]:
+    """(median, min, max) in microseconds per item."""
+    us = [t / n * 1e6 for t in times]
+    return statistics.median(us), min(us), max(us)
+
+
+def prefix_for_budget(per_item: float, n: int, budget: float) -> int:
+    """How many of n items fit in ``budget`` seconds at ``per_item`` seconds each (at least 64)."""
+    return max(64, min(n, int(budget / max(per_item, 1e-9))))
+
+
+def print_rows(title: str, rows: list[tuple[str, tuple[float, float, float]]], second: int | None = None) -> None:
+    """Rows with their speed-up over the first row (and over row ``second`` when given)."""
+    print(f"\n{title}")
+    extra = f" {'vs ' + rows[second][0].split(' (')[0]:>16s}" if second is not None else ""
+    print(f"  {'path':52s} {'median us/item':>14s} {'spread':>21s} {'speed-up':>9s}{extra}")
+    base = rows[0][1][0]
+    for k, (name, (med, lo, hi)) in enumerate(rows):
+        tail = ""
+        if second is not None:
+            tail = f" {rows[second][1][0] / med:15.1f}x" if k > second else " " * 17
+        print(f"  {name:52s} {med:14.3f} {f'[{lo:.3f}-{hi:.3f}]':>21s} {base / med:8.1f}x{tail}")
+
+
+def bench_scoring(task: str, size: int, repeats: int, prompts: int, samples: int, budget: float,
+                  seed: int = 42) -> list[tuple]:
+    import reasoning_gym
+    from reasoning_gym.utils import extract_answer
+
+    from llenvs_go.core.registry import environment_registry
+    from llenvs_go.integrations import Scorer
+
+    ds = reasoning_gym.create_dataset(task, size=prompts, seed=seed)
+    entries = [ds[i] for i in range(prompts)]
+    indices, responses = make_responses([e["answer"] for e in entries], samples, size)
+    n = len(responses)
+
+    def reference(k: int) -> list[float]:
+        out = []
+        for i, r in zip(indices[:k], responses[:k], strict=True):
+            ans = extract_answer(r)
+            out.append(float(ds.score_answer(ans, entries[i])) if ans is not None else 0.0)
+        return out
+
+    def llenvs_path(k: int) -> None:
+        for i, r in zip(indices[:k], responses[:k], strict=True):
+            entry = ds[i]
+            ans = extract_answer(r)
+            if ans is not None:
+                ds.score_answer(ans, entry)
+
+    def fresh_scorer() -> Scorer:
+        return Scorer(environment_registry.get(name=task, size=prompts, seed=seed))
+
+    def read(scorer: Scorer) -> None:
+        for r in scorer.score_batch(indices, responses):
+            _ = r.total, r.extracted_answer
+
+    def read_all(scorer: Scorer) -> None:
+        for r in scorer.score_batch(indices, responses):
+            _ = r.total, r.extracted_answer, r.metadata
+
+    warm = fresh_scorer()
+    got = warm.score_batch(indices, responses)
+    t0 = time.perf_counter()
+    want = reference(n)
+    best_one = (time.perf_counter() - t0) / n
+    if got.totals != want:
+        bad = sum(a != b for a, b in zip(got.totals, want, strict=True))
+        raise SystemExit(f"{task}: llenvs-go disagrees with reasoning-gym on {bad} of {n} responses")
+    for i in range(0, n, 97):
+        if got[i].extracted_answer != extract_answer(responses[i]):
+            raise SystemExit(f"{task}: extracted answer of response {i} differs from reasoning-gym's")
+
+    t0 = time.perf_counter()
+    llenvs_path(32)
+    k = prefix_for_budget((time.perf_counter() - t0) / 32, n, budget)
+    kb = prefix_for_budget(best_one, n, budget)
+    ks = min(n, 4096)
+
+    def singles() -> None:
+        for i, r in zip(indices[:ks], responses[:ks], strict=True):
+            res = warm.score(i, r)
+            _ = res.total, res.extracted_answer
+
+    def cold(fn: Callable[[Scorer], object]) -> list[float]:
+        out = []
+        for _ in range(repeats):
+            s = fresh_scorer()
+            t0 = time.perf_counter()
+            fn(s)
+            out.append(time.perf_counter() - t0)
+        return out
+
+    return [
+        (f"llenvs path (regenerate+extract+score){'' if k == n else f', {k} items'}",
+         summary(timed(lambda: llenvs_path(k), max(3, repeats // 2)), k)),
+        (f"best recipe (entries known){'' if kb == n else f', {kb} items'}",
+         summary(timed(lambda: reference(kb), max(3, repeats // 2)), kb)),
+        ("score_batch + read total, answer; fresh env", summary(cold(read), n)),
+        ("score_batch + read total, answer; warm", summary(timed(lambda: read(warm), repeats), n)),
+        ("score_batch + read total, answer, metadata; warm", summary(timed(lambda: read_all(warm), repeats), n)),
+        (f"score() per response, warm ({ks} calls)", summary(timed(singles, repeats), ks)),
+        ("totals (reward-function path), fresh env", summary(cold(lambda s: s.totals(indices, responses)), n)),
+        ("totals (reward-function path), warm", summary(timed(lambda: warm.totals(indices, responses), repeats), n)),
+    ]
+
+
+def bench_generation(task: str, n: int, repeats: int, budget: float, seed: int = 42) -> list[tuple]:
+    import reasoning_gym
+
+    from llenvs_go.core.registry import environment_registry
+    from llenvs_go.integrations import DatasetProvider
+
+    ds = reasoning_gym.create_dataset(task, size=n, seed=seed)
+
+    def fresh() -> DatasetProvider:
+        return DatasetProvider(environment_registry.get(name=task, size=n, seed=seed))
+
+    t0 = time.perf_counter()
+    check = [ds[i] for i in range(64)]
+    k = prefix_for_budget((time.perf_counter() - t0) / 64, n, budget)
+    hf = fresh().to_hf_dataset(range(64))
+    want = [(e["question"], None if e["answer"] is None else str(e["answer"])) for e in check]
+    if list(zip(hf["prompt"], hf["ground_truth"], strict=True)) != want:
+        raise SystemExit(f"{task}: to_hf_dataset differs from reasoning-gym's items")
+    if [(it.prompt, it.ground_truth) for it in fresh().get_items(range(64))] != want:
+        raise SystemExit(f"{task}: get_items differs from reasoning-gym's items")
+
+    def items() -> None:
+        for item in fresh().get_items(range(n)):
+            _ = item.prompt  # every item is built and read
+
+    return [
+        (f"reasoning-gym ds[i]{'' if k == n else f', {k} items'}",
+         summary(timed(lambda: [ds[i] for i in range(k)], max(3, repeats // 2)), k)),
+        ("DatasetProvider.get_items, fresh environment", summary(timed(items, repeats), n)),
+        ("DatasetProvider.to_hf_dataset, fresh environment",
+         summary(timed(lambda: fresh().to_hf_dataset(progress=False), repeats), n)),
+    ]
+
+
+def bench_million() -> None:
+    """Build a 1,000,000-item leg_counting dataset in a child process: time, rows and peak memory."""
+    import subprocess
+
+    code = (
+        "import resource, time\n"
+        "from llenvs_go.core.registry import environment_registry\n"
+        "from llenvs_go.integrations import DatasetProvider\n"
+        "p = DatasetProvider(environment_registry.get(name='leg_counting', size=1_000_000, seed=42))\n"
+        "before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+        "t = time.perf_counter(); ds = p.to_hf_dataset(progress=False); t = time.perf_counter() - t\n"
+        "peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+        "size = ds.data.nbytes\n"
+        "print(f'{len(ds)} rows in {t:.2f} s ({t / len(ds) * 1e6:.2f} us/row); table {size / 2**20:.0f} MiB; '\n"
+        "      f'peak RSS {peak / 1024:.0f} MiB (before the build {before / 1024:.0f} MiB)')\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    print(f"\n1,000,000-item to_hf_dataset (leg_counting): {out.stdout.strip()}")
+
+
+def bench_single(repeats: int) -> tuple[float, float, float]:
+    from llenvs_go.core.registry import environment_registry
+    from llenvs_go.integrations import Scorer
+
+    s = Scorer(environment_registry.get(name="leg_counting", size=1000, seed=42))
+    s.score(3, "<answer>12</answer>")
+    k = 20000
+
+    def loop() -> None:
+        for i in range(k):
+            s.score(i % 1000, "<answer>12</answer>")
+
+    return summary(timed(loop, repeats), k)
+
+
+def main(argv: Sequence[str] | None = None, prog: str | None = None) -> None:
+    """Run the benchmark with command-line arguments ``argv`` (``sys.argv[1:]`` when None)."""
+    ap = argparse.ArgumentParser(prog=prog, description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--tasks", default="leg_counting", help="comma-separated task names, or 'all' native tasks")
+    ap.add_argument("--sizes", default="1024,16384", help="response sizes in bytes")
+    ap.add_argument("--repeats", type=int, default=7)
+    ap.add_argument("--prompts", type=int, default=512)
+    ap.add_argument("--samples", type=int, default=16)
+    ap.add_argument("--items", type=int, default=20000, help="items for the generation benchmark")
+    ap.add_argument("--budget", type=float, default=8.0, help="seconds per baseline measurement")
+    ap.add_argument("--skip", default="", help="sections to skip: scoring, generation, single")
+    ap.add_argument("--million", action="store_true", help="also build a 1,000,000-item dataset (time, peak memory)")
+    args = ap.parse_args(argv)
+    if importlib.util.find_spec("reasoning_gym") is None:
+        ap.exit(2, "the benchmark's baselines need reasoning-gym: pip install \"llenvs-go[reasoning-gym]\" "
+                   "(or reasoning-gym==0.1.25)\n")
+
+    from llenvs_go import _native
+    from llenvs_go.core.registry import environment_registry
+
+    tasks = args.tasks.split(",")
+    if tasks == ["all"]:
+        tasks = [r["name"] for r in environment_registry.describe_environments("reasoning_gym")
+                 if r["backend"] == "native" and r["name"] != "composite"]
+    skip = set(args.skip.split(",")) if args.skip else set()
+    info = _native.call("info")
+    print(f"llenvs-go benchmark: Go threads {info['max_procs']} of {info['num_cpu']} CPUs, JSON {info['json']}, "
+          f"{args.repeats} repeats")
+    summary_rows = []
+    for task in tasks:
+        score_ratio = gen_ratio = float("nan")
+        if "scoring" not in skip:
+            for size in (int(s) for s in args.sizes.split(",")):
+                rows = bench_scoring(task, size, args.repeats, args.prompts, args.samples, args.budget)
+                print_rows(f"{task}: scoring {args.prompts * args.samples} responses of ~{size} bytes", rows, second=1)
+                if size == int(args.sizes.split(",")[0]):
+                    score_ratio = rows[0][1][0] / rows[2][1][0]
+        if "generation" not in skip:
+            rows = bench_generation(task, args.items, args.repeats, args.budget)
+            print_rows(f"{task}: generating {args.items} items", rows)
+            gen_ratio = rows[0][1][0] / rows[2][1][0]
+        summary_rows.append((task, score_ratio, gen_ratio))
+    if len(summary_rows) > 1:
+        size = args.sizes.split(",")[0]
+        print(f"\nsummary: speed-up over reasoning-gym (scoring: llenvs path / score_batch with results read, fresh "
+              f"environment, {size}-byte responses; generation: ds[i] / to_hf_dataset)")
+        print(f"  {'task':26s} {'scoring':>9s} {'generation':>11s}")
+        def ratio(x: float, width: int) -> str:
+            return f"{x:{width}.1f}x" if x == x else f"{'-':>{width + 1}s}"  # NaN: section skipped
+
+        for task, sr, gr in summary_rows:
+            print(f"  {task:26s} {ratio(sr, 8)} {ratio(gr, 10)}")
+    if "single" not in skip:
+        med, lo, hi = bench_single(max(3, args.repeats // 2))
+        print(f"\none Scorer.score() call (short response): median {med:.2f} us [{lo:.2f}-{hi:.2f}]")
+    if args.million:
+        bench_million()
+
+
+if __name__ == "__main__":
+    main()

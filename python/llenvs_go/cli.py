@@ -1,0 +1,653 @@
+"""The ``llenvs-go`` command: list, show, export and score environments, benchmark, check the install.
+
+Built on click (the ``cli`` extra: ``pip install "llenvs-go[cli]"``). Run
+``llenvs-go --help`` or ``python -m llenvs_go --help``; every command takes
+``--help``. Exit status: 0 on success, 1 when the work failed (the library
+cannot be loaded, a file cannot be written, ``doctor`` found a problem), 2 for
+a usage error (unknown option or environment, bad configuration or input).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import difflib
+import importlib.metadata
+import importlib.util
+import json
+import math
+import os
+import platform
+import sys
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import click
+
+from llenvs_go._version import __version__
+
+FORMATS = ("verl", "trl", "openrlhf", "jsonl", "parquet")
+# Optional packages doctor reports: (module, distribution, what needs it).
+OPTIONAL = (
+    ("click", "click", "this command (cli extra)"),
+    ("datasets", "datasets", "to_hf_dataset, make_trl_dataset, export (hf extra)"),
+    ("pyarrow", "pyarrow", "parquet files (comes with datasets)"),
+    ("yaml", "PyYAML", "EnvironmentConfig.from_yaml, YAML --config files (yaml extra)"),
+    ("reasoning_gym", "reasoning-gym", "tasks served by reasoning-gym, data files, bench (reasoning-gym extra)"),
+    ("tqdm", "tqdm", "progress bars of to_hf_dataset"),
+    ("transformers", "transformers", "chat templates in token masking"),
+    ("torch", "torch", "OpenRLHF reward tensors"),
+    ("verl", "verl", "veRL training (verl extra)"),
+    ("trl", "trl", "TRL training (trl extra)"),
+    ("openrlhf", "openrlhf", "OpenRLHF training"),
+)
+# The reasoning-gym tasks whose Go ports read reasoning-gym's data files.
+DATA_FILE_TASKS = ("letter_counting", "word_sorting", "spell_backward")
+
+
+def _emit_json(value: Any) -> None:
+    click.echo(json.dumps(value, indent=2, ensure_ascii=False, default=repr))
+
+
+def _fail(message: str) -> None:
+    """Stop with exit status 1 and ``message`` on stderr."""
+    raise click.ClickException(message)
+
+
+def _usage(message: str) -> None:
+    """Stop with exit status 2 (a usage error) and ``message`` on stderr."""
+    raise click.UsageError(message)
+
+
+def _library() -> None:
+    """Load the Go library, or stop with exit status 1 saying why it cannot be loaded."""
+    from llenvs_go import _native
+
+    try:
+        _native.lib()
+    except (ImportError, OSError, RuntimeError) as e:
+        _fail(str(e))
+
+
+# -- configuration -------------------------------------------------------------
+
+def _config_fields() -> dict[str, Any]:
+    from llenvs_go.core.config import EnvironmentConfig
+
+    out: dict[str, Any] = {}
+    for f in dataclasses.fields(EnvironmentConfig):
+        if f.default is not dataclasses.MISSING:
+            out[f.name] = f.default
+        elif f.default_factory is not dataclasses.MISSING:
+            out[f.name] = f.default_factory()
+        else:
+            out[f.name] = None
+    return out
+
+
+def _read_config_file(path: str) -> dict[str, Any]:
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except OSError as e:
+        _usage(f"cannot read --config {path}: {e.strerror}")
+    if path.endswith((".yaml", ".yml")):
+        try:
+            import yaml
+        except ImportError:
+            _usage(f"--config {path} is YAML, which needs PyYAML: pip install \"llenvs-go[yaml]\"")
+        try:
+            data = yaml.safe_load(text)
+        except yaml.YAMLError as e:
+            _usage(f"--config {path} is not valid YAML: {e}")
+    else:
+        try:
+            data = json.loads(text)
+        except ValueError as e:
+            _usage(f"--config {path} is not valid JSON ({e}); YAML files need a .yaml or .yml name")
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        _usage(f"--config {path} must hold a mapping of configuration fields, got {type(data).__name__}")
+    return data
+
+
+def _parse_assignment(text: str) -> tuple[str, Any]:
+    key, sep, raw = text.partition("=")
+    if not sep or not key:
+        _usage(f"expected key=value, got {text!r} (e.g. seed=3, max_animals=5, answer_extractor=tag_based)")
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        value = raw
+    return key.strip(), value
+
+
+def _resolve_adapter(name: str) -> str:
+    from llenvs_go.core.registry import environment_registry
+
+    rows = environment_registry.describe_environments()
+    adapters = [r["adapter"] for r in rows if r["name"] == name]
+    if not adapters:
+        names = sorted({r["name"] for r in rows})
+        near = difflib.get_close_matches(name, names, n=3)
+        hint = f"; did you mean {', '.join(repr(n) for n in near)}?" if near else ""
+        _usage(f"unknown environment {name!r}{hint} (`llenvs-go list` shows them all)")
+    return "reasoning_gym" if "reasoning_gym" in adapters else adapters[0]
+
+
+def build_config(name: str, config_file: str | None, assignments: Sequence[str], size: int | None = None,
+                 seed: int | None = None) -> Any:
+    """The ``EnvironmentConfig`` of a command line: NAME, ``--config`` file, ``key=value`` items, size, seed.
+
+    Later sources win: the file, then ``key=value`` (a key that is not an
+    EnvironmentConfig field is a field of the task, put in ``params``), then
+    ``--size``/``--seed``. Values are read as JSON when they parse, else as text.
+    """
+    from llenvs_go.core.config import EnvironmentConfig
+
+    _library()
+    fields = _config_fields()
+    data: dict[str, Any] = _read_config_file(config_file) if config_file else {}
+    params = dict(data.pop("params", None) or {})
+    for item in assignments:
+        key, value = _parse_assignment(item)
+        if key == "params" and isinstance(value, dict):
+            params.update(value)
+        elif key in fields:
+            data[key] = value
+        else:
+            params[key] = value
+    if size is not None:
+        data["size"] = size
+    if seed is not None:
+        data["seed"] = seed
+    data["name"] = name
+    if "adapter" not in data:
+        data["adapter"] = _resolve_adapter(name)
+    if params:
+        data["params"] = params
+    try:
+        return EnvironmentConfig.from_dict(data)
+    except (TypeError, ValueError) as e:
+        _usage(f"bad configuration for {name}: {e}")
+
+
+def build_environment(config: Any) -> Any:
+    """``config.build()``, with a configuration error reported as a usage error."""
+    _library()
+    try:
+        return config.build()
+    except (TypeError, ValueError, KeyError) as e:
+        _usage(f"cannot build {config.name}: {e}")
+
+
+def _config_options(f: Any) -> Any:
+    f = click.argument("assignments", nargs=-1, metavar="[KEY=VALUE]...")(f)
+    f = click.option("--config", "config_file", type=click.Path(dir_okay=False),
+                     help="JSON or YAML (.yaml/.yml) file of EnvironmentConfig fields; task fields go in 'params'.")(f)
+    return f
+
+
+# -- commands --------------------------------------------------------------------
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.version_option(__version__, prog_name="llenvs-go")
+def cli() -> None:
+    """llenvs-go: rewards, datasets and environment loops for LLM RL trainers, on a Go core.
+
+    KEY=VALUE items after an environment name set EnvironmentConfig fields
+    (size, seed, answer_extractor, system_prompt, ...) or, for any other key,
+    the task's own fields (e.g. max_animals=5); values are JSON when they parse.
+    """
+
+
+@cli.command("list")
+@click.option("--adapter", help="Only this adapter's environments (e.g. reasoning_gym, native).")
+@click.option("--backend", type=click.Choice(["native", "python"]), help="Only environments of this backend.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON: a list of {name, adapter, backend}.")
+def list_command(adapter: str | None, backend: str | None, as_json: bool) -> None:
+    """List the environments, with the adapter and backend (native: Go, python: Python) of each."""
+    from llenvs_go.core.registry import environment_registry
+
+    _library()
+    try:
+        rows = environment_registry.describe_environments(adapter)
+    except (KeyError, ValueError) as e:
+        _usage(str(e))
+    if backend:
+        rows = [r for r in rows if r["backend"] == backend]
+    rows = sorted(rows, key=lambda r: (r["name"], r["adapter"]))
+    if as_json:
+        _emit_json(rows)
+        return
+    width = max([len(r["name"]) for r in rows] + [4])
+    click.echo(f"{'name':{width}s}  {'adapter':13s}  backend")
+    for r in rows:
+        click.echo(f"{r['name']:{width}s}  {r['adapter']:13s}  {r['backend']}")
+    counts = {b: sum(r["backend"] == b for r in rows) for b in ("native", "python")}
+    click.echo(f"\n{len(rows)} environments ({counts['native']} native, {counts['python']} python)")
+
+
+def _task_fields(name: str, adapter: str) -> dict[str, Any] | None:
+    """The task's own configuration fields with their defaults, where they are known (reasoning-gym's class)."""
+    if adapter != "reasoning_gym" or importlib.util.find_spec("reasoning_gym") is None:
+        return None
+    try:
+        from reasoning_gym.factory import DATASETS
+
+        cls = DATASETS[name][1]
+    except (ImportError, KeyError):
+        return None
+    out: dict[str, Any] = {}
+    for f in dataclasses.fields(cls):
+        if f.name in ("seed", "size"):
+            continue
+        if f.default is not dataclasses.MISSING:
+            out[f.name] = f.default
+        elif f.default_factory is not dataclasses.MISSING:
+            out[f.name] = f.default_factory()
+        else:
+            out[f.name] = None
+    return out
+
+
+def _jsonable(value: Any) -> Any:
+    return json.loads(json.dumps(value, default=repr))
+
+
+@cli.command("show")
+@click.argument("name")
+@_config_options
+@click.option("--index", default=0, show_default=True, type=int, help="Task index of the sample item.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON: spec, options, task_fields, config, sample.")
+def show_command(name: str, config_file: str | None, assignments: tuple[str, ...], index: int,
+                 as_json: bool) -> None:
+    """Show environment NAME: its spec, configuration fields with defaults and a sample item."""
+    from llenvs_go.integrations import DatasetProvider
+
+    config = build_config(name, config_file, assignments)
+    env = build_environment(config)
+    try:
+        item = DatasetProvider(env)[index]
+    except (IndexError, ValueError) as e:
+        _usage(f"--index {index}: {e}")
+    spec = dataclasses.asdict(env.spec)
+    signals = getattr(env, "signal_specs", None)
+    if callable(signals):
+        signals = signals()
+    info = {
+        "name": name,
+        "adapter": config.adapter,
+        "backend": getattr(env, "backend", "python"),
+        "size": len(env),
+        "spec": spec,
+        "signals": signals,
+        "options": {k: v for k, v in _config_fields().items() if k != "name"},
+        "task_fields": _task_fields(name, config.adapter),
+        "config": getattr(env, "config", None),
+        "sample": {"task_index": item.task_index, "prompt": item.prompt, "messages": list(item.messages),
+                   "ground_truth": item.ground_truth},
+    }
+    if as_json:
+        _emit_json(_jsonable(info))
+        return
+    click.echo(f"{name}  (adapter {config.adapter}, backend {info['backend']}, {info['size']} tasks)")
+    click.echo("\nspec:")
+    for k, v in spec.items():
+        click.echo(f"  {k}: {json.dumps(v, default=repr)}")
+    if signals:
+        click.echo("\nsignals: " + ", ".join(f"{s['name']} ({s['reward_type']}, weight {s['weight']})"
+                                             for s in signals))
+    click.echo("\noptions (EnvironmentConfig fields, default):")
+    for k, v in info["options"].items():
+        click.echo(f"  {k} = {json.dumps(v, default=repr)}")
+    fields = info["task_fields"]
+    if fields is None:
+        click.echo("\ntask fields: listed for reasoning-gym tasks when reasoning-gym is installed "
+                   "(a wrong key is an error that lists the valid ones)")
+    else:
+        click.echo("\ntask fields (KEY=VALUE or params, default):")
+        for k, v in fields.items():
+            click.echo(f"  {k} = {json.dumps(v, default=repr)}")
+    click.echo(f"\nsample item {item.task_index}:")
+    for m in item.messages:
+        click.echo(f"  [{m.get('role')}] {m.get('content')}")
+    click.echo(f"  ground truth: {item.ground_truth}")
+
+
+def _chunks(n: int, size: int) -> Iterator[range]:
+    for lo in range(0, n, size):
+        yield range(lo, min(n, lo + size))
+
+
+@cli.command("export")
+@click.argument("name")
+@_config_options
+@click.option("--format", "fmt", required=True, type=click.Choice(FORMATS),
+              help="verl: parquet rows for RLHFDataset; trl: a GRPOTrainer dataset (.parquet, .jsonl or a "
+                   "save_to_disk directory); openrlhf: JSON Lines for PromptDataset; jsonl, parquet: the "
+                   "DatasetProvider columns.")
+@click.option("--size", type=click.IntRange(min=1), help="Number of tasks (the environment's size).")
+@click.option("--seed", type=int, help="Dataset seed.")
+@click.option("-o", "--output", required=True, type=click.Path(), help="File (or directory) to write.")
+@click.option("--split", default="train", show_default=True, help="verl: extra_info.split.")
+@click.option("--text", is_flag=True, help="trl, openrlhf: prompts as one text instead of chat messages.")
+@click.option("--chunk-size", default=10000, show_default=True, type=click.IntRange(min=1),
+              help="Tasks generated per step (the progress bar's step).")
+@click.option("--progress/--no-progress", default=None, help="Show a progress bar (default: on a terminal).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON: {path, format, rows}.")
+def export_command(name: str, config_file: str | None, assignments: tuple[str, ...], fmt: str, size: int | None,
+                   seed: int | None, output: str, split: str, text: bool, chunk_size: int, progress: bool | None,
+                   as_json: bool) -> None:
+    """Write environment NAME's tasks as a training dataset for a framework, or as JSON Lines/parquet.
+
+    Score the trained model's responses with the same NAME, configuration,
+    --size and --seed (the rows of verl, trl and openrlhf carry the
+    environment's configuration for their reward functions).
+    """
+    from llenvs_go.integrations import DatasetProvider
+
+    config = build_config(name, config_file, assignments, size, seed)
+    env = build_environment(config)
+    n = len(env)
+    show = sys.stderr.isatty() if progress is None else progress
+    if not show and importlib.util.find_spec("datasets") is not None:
+        import datasets
+
+        datasets.disable_progress_bars()
+    parent = os.path.dirname(os.path.abspath(output))
+    if not os.path.isdir(parent):
+        _usage(f"-o {output}: directory {parent} does not exist")
+    try:
+        if fmt in ("jsonl", "parquet"):
+            try:
+                ds = DatasetProvider(env).to_hf_dataset(progress=show, chunk_size=chunk_size)
+            except ImportError as e:
+                _fail(f"{e} (or pip install \"llenvs-go[hf]\")")
+            if fmt == "jsonl":
+                ds.to_json(output, lines=True, force_ascii=False)
+            else:
+                ds.to_parquet(output)
+        else:
+            parts = _export_chunks(env, fmt, n, chunk_size, split, text, show)
+            _write_rows(fmt, parts, output)
+    except OSError as e:
+        _fail(f"cannot write {output}: {e}")
+    if as_json:
+        _emit_json({"path": output, "format": fmt, "rows": n})
+    else:
+        click.echo(f"wrote {n} {name} tasks ({fmt}) to {output}", err=True)
+
+
+def _export_chunks(env: Any, fmt: str, n: int, chunk_size: int, split: str, text: bool, show: bool) -> list[Any]:
+    from llenvs_go.integrations.openrlhf import make_openrlhf_dataset
+    from llenvs_go.integrations.trl import make_trl_dataset
+    from llenvs_go.integrations.verl import make_verl_dataset
+
+    parts: list[Any] = []
+    bar_cm = click.progressbar(length=n, label=f"{fmt} rows", file=sys.stderr, show_pos=True) if show \
+        else contextlib.nullcontext(_NoBar())
+    with bar_cm as bar:
+        for chunk in _chunks(n, chunk_size):
+            if fmt == "verl":
+                parts.append(make_verl_dataset(env, split=split, indices=chunk))
+            elif fmt == "openrlhf":
+                parts.append(make_openrlhf_dataset(env, conversational=not text, indices=chunk))
+            else:
+                try:
+                    parts.append(make_trl_dataset(env, conversational=not text, indices=chunk))
+                except ImportError as e:
+                    _fail(f"{e} (or pip install \"llenvs-go[hf]\")")
+            bar.update(len(chunk))
+    return parts
+
+
+class _NoBar:
+    def update(self, n: int) -> None:
+        pass
+
+
+def _write_rows(fmt: str, parts: list[Any], output: str) -> None:
+    if fmt == "verl":
+        from llenvs_go.integrations.verl import write_verl_parquet
+
+        try:
+            write_verl_parquet([row for part in parts for row in part], output)
+        except ImportError as e:
+            _fail(str(e))
+    elif fmt == "openrlhf":
+        from llenvs_go.integrations.openrlhf import write_openrlhf_jsonl
+
+        write_openrlhf_jsonl([row for part in parts for row in part], output)
+    else:
+        import datasets
+
+        ds = datasets.concatenate_datasets(parts) if len(parts) > 1 else parts[0] if parts else None
+        if ds is None:
+            _fail("no rows to write")
+        if output.endswith(".parquet"):
+            ds.to_parquet(output)
+        elif output.endswith((".jsonl", ".json")):
+            ds.to_json(output, lines=True, force_ascii=False)
+        else:
+            ds.save_to_disk(output)
+
+
+def _input_name(path: str) -> str:
+    return "stdin" if path == "-" else path
+
+
+def _read_responses(path: str) -> tuple[list[int], list[str]]:
+    indices: list[int] = []
+    responses: list[str] = []
+    try:
+        f = sys.stdin if path == "-" else open(path, encoding="utf-8")  # noqa: SIM115 - closed below
+    except OSError as e:
+        _usage(f"cannot read --input {path}: {e.strerror}")
+    where = _input_name(path)
+    try:
+        for lineno, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+            except ValueError as e:
+                _usage(f"{where} line {lineno} is not JSON ({e}); each line is "
+                       '{"task_index": <int>, "response": <str>}')
+            if not isinstance(row, dict) or "task_index" not in row or "response" not in row:
+                _usage(f"{where} line {lineno} needs the keys task_index and response, got "
+                       f"{sorted(row) if isinstance(row, dict) else type(row).__name__}")
+            i, r = row["task_index"], row["response"]
+            if isinstance(i, bool) or not isinstance(i, int):
+                _usage(f"{where} line {lineno}: task_index must be an int, got {i!r}")
+            if not isinstance(r, str):
+                _usage(f"{where} line {lineno}: response must be a string, got {type(r).__name__}")
+            indices.append(i)
+            responses.append(r)
+    except UnicodeDecodeError as e:
+        _usage(f"{where} is not UTF-8 text: {e}")
+    finally:
+        if f is not sys.stdin:
+            f.close()
+    return indices, responses
+
+
+def _summary(totals: list[float], signals: list[dict[str, float | None]], errors: int) -> dict[str, Any]:
+    def stats(values: list[float]) -> dict[str, Any]:
+        finite = [v for v in values if not math.isnan(v)]
+        if not finite:
+            return {"mean": None, "min": None, "max": None, "count": 0}
+        return {"mean": sum(finite) / len(finite), "min": min(finite), "max": max(finite), "count": len(finite)}
+
+    names: list[str] = []
+    for s in signals:
+        names.extend(k for k in s if k not in names)
+    per_signal = {k: stats([float(v) for s in signals if (v := s.get(k)) is not None]) for k in names}
+    return {"responses": len(totals), "mean_reward": stats(totals)["mean"], "reward": stats(totals),
+            "signals": per_signal, "errors": errors}
+
+
+@cli.command("score")
+@click.argument("name")
+@_config_options
+@click.option("-i", "--input", "input_path", required=True,
+              help='JSON Lines file ("-" for stdin), one {"task_index": <int>, "response": <str>} per line.')
+@click.option("--size", type=click.IntRange(min=1), help="Number of tasks (as in the export).")
+@click.option("--seed", type=int, help="Dataset seed (as in the export).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False),
+              help="Write one JSON line per response: task_index, reward, signals, extracted_answer, error.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON: the summary and every reward.")
+def score_command(name: str, config_file: str | None, assignments: tuple[str, ...], input_path: str,
+                  size: int | None, seed: int | None, output: str | None, as_json: bool) -> None:
+    """Score the responses of a JSON Lines file against environment NAME's tasks.
+
+    Prints the mean reward and, per signal, its mean, minimum and maximum.
+    """
+    from llenvs_go import _native
+    from llenvs_go.integrations import Scorer
+
+    indices, responses = _read_responses(input_path)
+    config = build_config(name, config_file, assignments, size, seed)
+    env = build_environment(config)
+    try:
+        results = Scorer(env).score_batch(task_indices=indices, responses=responses)
+    except _native.TaskIndexError as e:
+        _usage(f"{_input_name(input_path)}: {e} (is --size the one the tasks were exported with?)")
+    except (TypeError, ValueError) as e:
+        _usage(f"{_input_name(input_path)}: {e}")
+    totals = results.totals
+    signals = [r.signals for r in results]
+    errors = results.errors
+    summary = _summary(totals, signals, len(errors))
+    if output:
+        try:
+            with open(output, "w", encoding="utf-8") as f:
+                for k, r in enumerate(results):
+                    row = {"task_index": indices[k], "reward": r.total, "signals": r.signals,
+                           "extracted_answer": r.extracted_answer}
+                    if k in errors:
+                        row["error"] = errors[k]
+                    f.write(json.dumps(row, ensure_ascii=False) + "\n")
+        except OSError as e:
+            _fail(f"cannot write {output}: {e}")
+    if as_json:
+        _emit_json({"summary": summary, "rewards": totals})
+        return
+    mean = summary["mean_reward"]
+    click.echo(f"{name}: {len(totals)} responses, mean reward {mean:.4f}" if mean is not None
+               else f"{name}: no responses")
+    for k, s in summary["signals"].items():
+        if s["count"]:
+            click.echo(f"  {k:20s} mean {s['mean']:.4f}  min {s['min']:.4f}  max {s['max']:.4f}  ({s['count']})")
+    if errors:
+        first = min(errors)
+        click.echo(f"  {len(errors)} responses could not be scored (reward 0.0); first, line item {first}: "
+                   f"{errors[first]}")
+    if output:
+        click.echo(f"rewards written to {output}", err=True)
+
+
+@cli.command("bench", context_settings={"ignore_unknown_options": True, "allow_extra_args": True},
+             add_help_option=False)
+@click.argument("args", nargs=-1, type=click.UNPROCESSED)
+def bench_command(args: tuple[str, ...]) -> None:
+    """Benchmark llenvs-go against reasoning-gym side by side (`llenvs-go bench --help` for its options)."""
+    from llenvs_go.bench import main as bench_main
+
+    _library()
+    bench_main(list(args), prog="llenvs-go bench")
+
+
+def _dist_version(dist: str) -> str | None:
+    try:
+        return importlib.metadata.version(dist)
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
+def _doctor_report() -> tuple[dict[str, Any], list[str]]:
+    from llenvs_go import _native
+
+    problems: list[str] = []
+    report: dict[str, Any] = {
+        "llenvs_go": __version__,
+        "python": f"{platform.python_implementation()} {platform.python_version()}",
+        "platform": platform.platform(),
+    }
+    lib: dict[str, Any] = {"abi_version_expected": _native.ABI_VERSION}
+    try:
+        lib["path"] = _native.library_path()
+    except ImportError as e:
+        lib["path"] = None
+        lib["error"] = str(e)
+    if lib.get("path"):
+        try:
+            handle = _native.lib()
+        except (ImportError, OSError, RuntimeError) as e:
+            lib["loaded"] = False
+            lib["error"] = str(e)
+        else:
+            info = _native.call("info")
+            lib.update(loaded=True, abi_version=handle.llenvs_abi_version(), go_version=info.get("go_version"),
+                       json=info.get("json"), go_threads=info.get("max_procs"), cpus=info.get("num_cpu"),
+                       test_hooks=info.get("test_hooks"))
+    if not lib.get("loaded"):
+        problems.append(f"the library cannot be loaded: {lib.get('error')}")
+    lib["LLENVS_GO_LIB"] = os.environ.get("LLENVS_GO_LIB")
+    lib["LLENVS_GO_THREADS"] = os.environ.get("LLENVS_GO_THREADS")
+    report["library"] = lib
+    report["optional"] = {
+        module: {"found": importlib.util.find_spec(module) is not None, "version": _dist_version(dist),
+                 "for": purpose}
+        for module, dist, purpose in OPTIONAL
+    }
+    from llenvs_go.adapters.reasoning_gym import reasoning_gym_data_dir
+
+    data: dict[str, Any] = {"data_dir": reasoning_gym_data_dir(), "tasks": {}}
+    if lib.get("loaded"):
+        from llenvs_go.core.registry import environment_registry
+        from llenvs_go.integrations import DatasetProvider
+
+        for task in DATA_FILE_TASKS:
+            try:
+                env = environment_registry.get(name=task, size=1, seed=0)
+                DatasetProvider(env)[0]
+                data["tasks"][task] = "ok"
+            except Exception as e:  # noqa: BLE001 - reported, whatever it is
+                data["tasks"][task] = f"error: {e}"
+    report["reasoning_gym_data"] = data
+    return report, problems
+
+
+@cli.command("doctor")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON: library, optional packages, data files.")
+def doctor_command(as_json: bool) -> None:
+    """Check the install: library loaded, ABI version, Go threads, optional packages, reasoning-gym data files.
+
+    Exit status 1 when the library cannot be loaded.
+    """
+    report, problems = _doctor_report()
+    if as_json:
+        _emit_json({**report, "problems": problems})
+    else:
+        lib = report["library"]
+        click.echo(f"llenvs-go {report['llenvs_go']} on {report['python']} ({report['platform']})")
+        click.echo(f"library: {lib.get('path')}")
+        if lib.get("loaded"):
+            click.echo(f"  loaded, ABI version {lib['abi_version']} (package expects {lib['abi_version_expected']}), "
+                       f"{lib['go_version']}, JSON codec {lib['json']}")
+            click.echo(f"  Go threads (GOMAXPROCS) {lib['go_threads']} of {lib['cpus']} CPUs"
+                       + (f" (LLENVS_GO_THREADS={lib['LLENVS_GO_THREADS']})" if lib["LLENVS_GO_THREADS"] else ""))
+        else:
+            click.echo(f"  NOT LOADED: {lib.get('error')}")
+        click.echo("optional packages:")
+        for module, row in report["optional"].items():
+            state = f"{row['version'] or 'found'}" if row["found"] else "missing"
+            click.echo(f"  {module:14s} {state:12s} {row['for']}")
+        data = report["reasoning_gym_data"]
+        click.echo(f"reasoning-gym data files: {data['data_dir'] or 'not found (pip install reasoning-gym==0.1.25)'}")
+        for task, state in data["tasks"].items():
+            click.echo(f"  {task:16s} {state}")
+    if problems:
+        raise click.exceptions.Exit(1)

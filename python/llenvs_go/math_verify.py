@@ -1,0 +1,374 @@
+"""Math answer verification in Go, as a drop-in for the ``math-verify`` package (0.9).
+
+``from llenvs_go import math_verify`` replaces ``import math_verify``: :func:`parse` finds
+the answer in a text (``\\boxed{}``, ``$...$``, ``\\[...\\]``, "final answer is", plain
+numbers) and :func:`verify` compares a reference with a prediction, with math-verify's
+arguments, defaults and configuration classes. The work happens in the Go core under hard
+budgets (input size, expression depth and size, arithmetic steps, size of exact numbers)
+instead of signal-based timeouts, so both functions work on any thread and never hang:
+an answer past a budget parses to nothing or compares as not equal.
+
+:func:`parse` returns a list like math-verify's: the parsed value (a :class:`MathValue`,
+which prints as the value) and the text it was read from (a ``str``). :func:`verify`
+accepts those lists, single values and plain strings (a string is compared as text, as
+math-verify does). :func:`verify_batch` parses and compares a whole batch in one call
+into Go, in parallel.
+
+The equality rules, the grammar, the budgets and where the verdicts differ from
+math-verify's are described in docs/math-verify.md.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from itertools import accumulate
+from typing import Any, Literal
+
+from llenvs_go import _native
+
+__all__ = [
+    "ExprExtractionConfig",
+    "LatexExtractionConfig",
+    "MathValue",
+    "NormalizationConfig",
+    "StringExtractionConfig",
+    "parse",
+    "parse_batch",
+    "verify",
+    "verify_batch",
+]
+
+
+@dataclass(frozen=True)
+class NormalizationConfig:
+    """Clean-ups applied to an extracted LaTeX answer before it is parsed.
+
+    Attributes:
+        basic_latex: drop ``\\displaystyle``, ``$`` and quotes; ``\\dfrac`` to ``\\frac``; "and"/"or"
+            to commas; percent words to ``\\%``.
+        units: drop a trailing ``\\text{...}`` unit and unit words after a number.
+        malformed_operators: repair ``\\frac12``, ``\\sqrt2``, ``sqrt(2)``, ``^(...)``, ``a/b``.
+        nits: ``.5`` to ``0.5``; ``0.5`` to ``\\frac{1}{2}``.
+        boxed: which ``\\boxed{}`` contents to keep: ``"all"``, ``"last"`` or ``"none"``.
+        equations: keep only the last side of a chain ``a = b = c``.
+    """
+
+    basic_latex: bool = True
+    units: bool = False
+    malformed_operators: bool = False
+    nits: bool = False
+    boxed: Literal["all", "last", "none"] = "all"
+    equations: bool = False
+
+
+@dataclass(frozen=True)
+class LatexExtractionConfig:
+    """Look for LaTeX answers.
+
+    Attributes:
+        try_extract_without_anchor: also take answers not introduced by "answer" or "final answer is".
+        boxed_match_priority: priority of ``\\boxed{}`` answers: 0 first, 50 (default) together with
+            "final answer ... is", -1 never.
+        normalization_config: the clean-ups of extracted answers.
+    """
+
+    try_extract_without_anchor: bool = True
+    boxed_match_priority: int = 50
+    normalization_config: NormalizationConfig = field(
+        default_factory=lambda: NormalizationConfig(
+            basic_latex=True, units=True, malformed_operators=True, nits=True, boxed="all", equations=False
+        )
+    )
+
+
+@dataclass(frozen=True)
+class ExprExtractionConfig:
+    """Look for plain numbers and arithmetic (``42``, ``1,234.5``, ``3/4``, ``50%``).
+
+    Attributes:
+        try_extract_without_anchor: also take answers not introduced by "answer" or "final answer is".
+    """
+
+    try_extract_without_anchor: bool = True
+
+
+@dataclass(frozen=True)
+class StringExtractionConfig:
+    """Look for one of a list of strings (multiple-choice letters).
+
+    Attributes:
+        strings: the accepted answers.
+        try_extract_without_anchor: also take answers not introduced by "answer" or "final answer is".
+        lowercase: lowercase the found answer.
+    """
+
+    strings: tuple[str, ...] = field(default_factory=lambda: ("A", "B", "C", "D"))
+    try_extract_without_anchor: bool = True
+    lowercase: bool = True
+
+
+ExtractionTarget = LatexExtractionConfig | ExprExtractionConfig | StringExtractionConfig
+
+_DEFAULT_EXTRACTION: tuple[ExtractionTarget, ...] = (LatexExtractionConfig(), ExprExtractionConfig())
+
+
+@dataclass(frozen=True)
+class MathValue:
+    """A parsed answer held by the Go core.
+
+    ``str(value)`` is the value in plain notation (``1/2``, ``{1, 2}``, ``x = 3``); ``kind`` is
+    ``"expression"``, ``"relation"``, ``"tuple"``, ``"set"``, ``"interval"`` or
+    ``"set operation"``; ``encoding`` is how Go reads it back (it pickles by that).
+    """
+
+    encoding: str
+    text: str
+    kind: str
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        return f"MathValue({self.text!r}, kind={self.kind!r})"
+
+
+def _config_bytes(extraction_config: Sequence[ExtractionTarget], fallback_mode: str, extraction_mode: str) -> bytes:
+    """The extraction configuration as the JSON the library reads (cached for hashable configurations)."""
+    try:
+        key = (tuple(extraction_config), fallback_mode, extraction_mode)
+        hash(key)
+    except TypeError:
+        return json.dumps(_config_json(extraction_config, fallback_mode, extraction_mode)).encode()
+    cached = _CONFIG_CACHE.get(key)
+    if cached is None:
+        cached = json.dumps(_config_json(extraction_config, fallback_mode, extraction_mode)).encode()
+        if len(_CONFIG_CACHE) < 64:
+            _CONFIG_CACHE[key] = cached
+    return cached
+
+
+_CONFIG_CACHE: dict[Any, bytes] = {}
+
+
+def _config_json(extraction_config: Sequence[ExtractionTarget], fallback_mode: str,
+                 extraction_mode: str) -> dict[str, Any]:
+    if fallback_mode not in ("first_match", "no_fallback"):
+        raise ValueError(f"fallback_mode must be 'first_match' or 'no_fallback', got {fallback_mode!r}")
+    if extraction_mode not in ("any_match", "first_match"):
+        raise ValueError(f"extraction_mode must be 'any_match' or 'first_match', got {extraction_mode!r}")
+    if isinstance(extraction_config, (str, bytes)) or not isinstance(extraction_config, Sequence):
+        raise TypeError("extraction_config must be a list of LatexExtractionConfig, ExprExtractionConfig "
+                        f"or StringExtractionConfig, got {type(extraction_config).__name__}")
+    targets: list[dict[str, Any]] = []
+    for i, t in enumerate(extraction_config):
+        if isinstance(t, LatexExtractionConfig):
+            n = t.normalization_config
+            targets.append({"kind": "latex", "try_extract_without_anchor": bool(t.try_extract_without_anchor),
+                            "boxed_match_priority": int(t.boxed_match_priority),
+                            "normalization_config": {"basic_latex": n.basic_latex, "units": n.units,
+                                                     "malformed_operators": n.malformed_operators,
+                                                     "nits": n.nits, "boxed": n.boxed, "equations": n.equations}})
+        elif isinstance(t, ExprExtractionConfig):
+            targets.append({"kind": "expr", "try_extract_without_anchor": bool(t.try_extract_without_anchor)})
+        elif isinstance(t, StringExtractionConfig):
+            targets.append({"kind": "string", "try_extract_without_anchor": bool(t.try_extract_without_anchor),
+                            "strings": [str(s) for s in t.strings], "lowercase": bool(t.lowercase)})
+        else:
+            raise TypeError(f"extraction_config[{i}] must be a LatexExtractionConfig, ExprExtractionConfig or "
+                            f"StringExtractionConfig, got {type(t).__name__}")
+    return {"targets": targets, "fallback_mode": fallback_mode, "extraction_mode": extraction_mode}
+
+
+def _pack(items: Sequence[bytes]) -> tuple[bytes, Any]:
+    buf = b"".join(items)
+    offsets = _native.ffi.new("int64_t[]", [0, *accumulate(len(b) for b in items)])
+    return buf, offsets
+
+
+def _utf8(s: str) -> bytes:
+    return s.encode("utf-8", "surrogatepass")
+
+
+def parse_batch(
+    preds: Sequence[str],
+    extraction_config: Sequence[ExtractionTarget] = _DEFAULT_EXTRACTION,
+    fallback_mode: Literal["no_fallback", "first_match"] = "first_match",
+    extraction_mode: Literal["first_match", "any_match"] = "any_match",
+    raise_on_error: bool = False,
+) -> list[list[Any]]:
+    """:func:`parse` for many texts in one call into Go (in parallel for big batches)."""
+    if isinstance(preds, (str, bytes)):
+        raise TypeError("parse_batch takes a list of str; use parse for one text")
+    texts = list(preds)
+    for i, p in enumerate(texts):
+        if not isinstance(p, str):
+            raise TypeError(f"preds[{i}] must be a str, got {type(p).__name__}")
+    if isinstance(extraction_config, (str, bytes)) or not isinstance(extraction_config, Sequence):
+        raise TypeError("extraction_config must be a list of LatexExtractionConfig, ExprExtractionConfig "
+                        f"or StringExtractionConfig, got {type(extraction_config).__name__}")
+    cfg = _config_bytes(extraction_config, fallback_mode, extraction_mode)
+    buf, offsets = _pack([_utf8(p) for p in texts])
+    L = _native.lib()
+    out = _native.ffi.new("char **")
+    out_len = _native.ffi.new("size_t *")
+    rc = L.llenvs_math_parse(buf, offsets, len(texts), cfg, len(cfg), out, out_len)
+    data = _native.take_buffer(out, out_len)
+    if rc != _native.OK:
+        _native.raise_for(rc, data)
+    results: list[list[Any]] = []
+    for i, item in enumerate(json.loads(data)):
+        if isinstance(item, dict):
+            if raise_on_error:
+                raise ValueError(f"parsing text {i}: {item['error']}")
+            results.append([])
+            continue
+        results.append([text if kind == "text" else MathValue(enc, text, kind) for enc, text, kind in item])
+    return results
+
+
+def parse(
+    pred: str,
+    extraction_config: Sequence[ExtractionTarget] = _DEFAULT_EXTRACTION,
+    fallback_mode: Literal["no_fallback", "first_match"] = "first_match",
+    extraction_mode: Literal["first_match", "any_match"] = "any_match",
+    parsing_timeout: float | None = 5,
+    raise_on_error: bool = False,
+) -> list[Any]:
+    """Find the answer in ``pred`` and parse it, as math-verify's ``parse`` does.
+
+    Returns ``[value, text]``: the parsed :class:`MathValue` and the text it was read from
+    (with ``fallback_mode="first_match"``); ``[text]`` when the answer was found but could
+    not be parsed; ``[]`` when none was found. ``parsing_timeout`` is accepted for
+    compatibility: the Go budgets bound the work instead, on any thread. With
+    ``raise_on_error``, an answer past a budget raises ValueError instead of giving ``[]``.
+    """
+    if not isinstance(pred, str):
+        raise TypeError(f"pred must be a str, got {type(pred).__name__}")
+    return parse_batch([pred], extraction_config, fallback_mode, extraction_mode, raise_on_error)[0]
+
+
+def _item(x: Any, what: str) -> bytes:
+    """Packs one verify argument: a parsed list, a MathValue or a str (compared as text)."""
+    values = x if isinstance(x, list) else [x]
+    encs: list[str] = []
+    for v in values:
+        if isinstance(v, MathValue):
+            encs.append(v.encoding)
+        elif isinstance(v, str):
+            encs.append("T" + v.replace("\x1e", "\ufffd"))
+        else:
+            raise TypeError(f"{what} must be what parse returns (a list of MathValue and str), a MathValue or a "
+                            f"str; got {type(v).__name__} (values of the math-verify package itself are not "
+                            "accepted: parse with llenvs_go.math_verify.parse)")
+    return b"\x02" + _utf8("\x1e".join(encs))
+
+
+def _options(float_rounding: int, numeric_precision: int, strict: bool, allow_set_relation_comp: bool,
+             **extra: Any) -> bytes:
+    if isinstance(float_rounding, bool) or not isinstance(float_rounding, int) or not 0 <= float_rounding <= 100:
+        raise ValueError(f"float_rounding must be an int between 0 and 100, got {float_rounding!r}")
+    if isinstance(numeric_precision, bool) or not isinstance(numeric_precision, int) or numeric_precision < 1:
+        raise ValueError(f"numeric_precision must be a positive int, got {numeric_precision!r}")
+    return json.dumps({"float_rounding": float_rounding, "numeric_precision": numeric_precision,
+                       "strict": bool(strict), "allow_set_relation_comp": bool(allow_set_relation_comp),
+                       **extra}).encode()
+
+
+_OPTIONS_CACHE: dict[Any, bytes] = {}
+
+
+def verify(
+    gold: Any,
+    target: Any,
+    float_rounding: int = 6,
+    numeric_precision: int = 15,
+    strict: bool = True,
+    allow_set_relation_comp: bool = False,
+    timeout_seconds: float | None = 5,
+    raise_on_error: bool = False,
+) -> bool:
+    """Whether ``target`` matches ``gold``, as math-verify's ``verify`` decides.
+
+    ``gold`` and ``target`` are what :func:`parse` returns (lists), single :class:`MathValue`
+    objects or strings (compared as text); any value of ``gold`` equal to any of ``target``
+    is a match. The comparison is not symmetric: ``gold`` is the reference.
+    ``timeout_seconds`` is accepted for compatibility (the Go budgets bound the work);
+    with ``raise_on_error``, a comparison stopped by a budget raises ValueError.
+    """
+    g, p = _item(gold, "gold"), _item(target, "target")
+    key = (float_rounding, numeric_precision, strict, allow_set_relation_comp, raise_on_error)
+    opts = _OPTIONS_CACHE.get(key) if type(float_rounding) is int and type(numeric_precision) is int else None
+    if opts is None:
+        opts = _options(float_rounding, numeric_precision, strict, allow_set_relation_comp, reasons=raise_on_error)
+        if len(_OPTIONS_CACHE) < 64:
+            _OPTIONS_CACHE[key] = opts
+    L = _native.lib()
+    verdict = _native.ffi.new("uint8_t *")
+    out = _native.ffi.new("char **")
+    out_len = _native.ffi.new("size_t *")
+    rc = L.llenvs_math_verify(g, len(g), p, len(p), opts, len(opts), verdict, out, out_len)
+    data = _native.take_buffer(out, out_len)
+    if rc != _native.OK:
+        _native.raise_for(rc, data)
+    if raise_on_error and data:
+        reason = json.loads(data)[0]
+        if reason.startswith(("over budget", "internal error", "gold:", "prediction:")):
+            raise ValueError(f"verify: {reason}")
+    return bool(verdict[0])
+
+
+def verify_batch(
+    golds: Sequence[Any],
+    preds: Sequence[Any],
+    float_rounding: int = 6,
+    numeric_precision: int = 15,
+    strict: bool = True,
+    allow_set_relation_comp: bool = False,
+    extraction_config: Sequence[ExtractionTarget] = _DEFAULT_EXTRACTION,
+    gold_extraction_config: Sequence[ExtractionTarget] | None = None,
+    return_reasons: bool = False,
+) -> list[bool] | tuple[list[bool], list[str]]:
+    """``verify(parse(gold), parse(pred))`` for every pair, in one call into Go (in parallel).
+
+    Each gold and pred is either a text (a ``str``, parsed here with ``extraction_config``;
+    golds with ``gold_extraction_config``, by default the same) or what :func:`parse`
+    returns (a list). Unlike :func:`verify`, a plain ``str`` is parsed, not compared as
+    text. Returns one bool per pair, and with ``return_reasons`` also one reason per pair
+    ("equal", "not equal", "no answer", "over budget: ...").
+    """
+    if isinstance(golds, (str, bytes)) or isinstance(preds, (str, bytes)):
+        raise TypeError("verify_batch takes lists of texts or parsed answers; use verify for one pair")
+    golds, preds = list(golds), list(preds)
+    if len(golds) != len(preds):
+        raise ValueError(f"verify_batch needs as many golds as preds, got {len(golds)} and {len(preds)}")
+
+    def pack(x: Any, what: str) -> bytes:
+        if isinstance(x, str):
+            return b"\x01" + _utf8(x)
+        return _item(x, what)
+
+    g_items = [pack(x, f"golds[{i}]") for i, x in enumerate(golds)]
+    p_items = [pack(x, f"preds[{i}]") for i, x in enumerate(preds)]
+    pred_cfg = _config_json(extraction_config, "first_match", "any_match")
+    gold_cfg = pred_cfg if gold_extraction_config is None else _config_json(gold_extraction_config, "first_match",
+                                                                             "any_match")
+    opts = _options(float_rounding, numeric_precision, strict, allow_set_relation_comp, reasons=return_reasons,
+                    gold_extraction=gold_cfg, pred_extraction=pred_cfg)
+    gbuf, goffs = _pack(g_items)
+    pbuf, poffs = _pack(p_items)
+    n = len(golds)
+    verdicts = _native.ffi.new("uint8_t[]", max(n, 1))
+    L = _native.lib()
+    out = _native.ffi.new("char **")
+    out_len = _native.ffi.new("size_t *")
+    rc = L.llenvs_math_verify_batch(gbuf, goffs, pbuf, poffs, n, opts, len(opts), _native.ffi.NULL, verdicts, out,
+                                    out_len)
+    data = _native.take_buffer(out, out_len)
+    if rc != _native.OK:
+        _native.raise_for(rc, data)
+    result = [bool(v) for v in _native.ffi.unpack(verdicts, n)]
+    if return_reasons:
+        return result, json.loads(data) if data else [""] * n
+    return result

@@ -1,0 +1,337 @@
+"""The llenvs-go command: each command's output checked against the library's own API."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+click = pytest.importorskip("click")
+from click.testing import CliRunner  # noqa: E402
+
+from llenvs_go import __version__, _native  # noqa: E402
+from llenvs_go.cli import cli  # noqa: E402
+from llenvs_go.core.config import EnvironmentConfig  # noqa: E402
+from llenvs_go.core.registry import environment_registry  # noqa: E402
+from llenvs_go.integrations import DatasetProvider, Scorer  # noqa: E402
+
+
+def run(*args: str, input: str | None = None) -> click.testing.Result:
+    return CliRunner().invoke(cli, list(args), input=input, catch_exceptions=False)
+
+
+def invoke_ok(*args: str, input: str | None = None) -> click.testing.Result:
+    result = run(*args, input=input)
+    assert result.exit_code == 0, result.output
+    return result
+
+
+@pytest.mark.parametrize("command", [[], ["list"], ["show"], ["export"], ["score"], ["doctor"]])
+def test_help_everywhere(command):
+    result = invoke_ok(*command, "--help")
+    assert result.output.startswith("Usage: ")
+    assert "--json" in result.output or command in ([], ["export"])
+
+
+def test_version():
+    assert invoke_ok("--version").output.strip() == f"llenvs-go, version {__version__}"
+
+
+def test_list_matches_registry():
+    rows = json.loads(invoke_ok("list", "--json").stdout)
+    expected = sorted(environment_registry.describe_environments(), key=lambda r: (r["name"], r["adapter"]))
+    assert rows == expected
+    assert {"name": "leg_counting", "adapter": "reasoning_gym", "backend": "native"} in rows
+    assert {"name": "guess_number", "adapter": "native", "backend": "native"} in rows
+    native = json.loads(invoke_ok("list", "--backend", "native", "--json").stdout)
+    assert native and all(r["backend"] == "native" for r in native)
+    assert len(native) < len(rows)
+    text = invoke_ok("list").output
+    assert text.splitlines()[0].split() == ["name", "adapter", "backend"]
+    assert f"{len(rows)} environments" in text
+
+
+def test_show_sample_is_the_configured_environments_item():
+    info = json.loads(invoke_ok("show", "leg_counting", "seed=3", "size=20", "max_animals=4", "--index", "5",
+                                "--json").stdout)
+    env = environment_registry.get(name="leg_counting", seed=3, size=20, max_animals=4)
+    item = DatasetProvider(env)[5]
+    assert info["sample"]["task_index"] == 5
+    assert info["sample"]["ground_truth"] == item.ground_truth
+    assert info["sample"]["messages"] == [dict(m) for m in item.messages]
+    assert info["backend"] == "native" and info["adapter"] == "reasoning_gym" and info["size"] == 20
+    assert info["spec"]["name"] == "leg_counting" and info["spec"]["metadata"]["seed"] == 3
+    assert info["options"]["answer_extractor"] == "tag_based" and info["options"]["system_prompt"] == "default"
+    assert [s["name"] for s in info["signals"]] == ["correctness"]
+
+
+def test_show_task_fields_are_reasoning_gyms():
+    pytest.importorskip("reasoning_gym")
+    from reasoning_gym.factory import DATASETS
+
+    info = json.loads(invoke_ok("show", "leg_counting", "--json").stdout)
+    cls = DATASETS["leg_counting"][1]
+    expected = {f.name: f.default for f in dataclasses.fields(cls) if f.name not in ("seed", "size")}
+    assert info["task_fields"] == expected
+
+
+def test_show_native_adapter_is_found_by_name():
+    info = json.loads(invoke_ok("show", "guess_number", "max_value=10", "--json").stdout)
+    assert info["adapter"] == "native" and info["spec"]["is_multi_turn"] is True
+    assert info["spec"]["metadata"]["max_value"] == 10
+    assert 1 <= int(info["sample"]["ground_truth"]) <= 10
+
+
+def test_show_explicit_adapter():
+    info = json.loads(invoke_ok("show", "guess_number", "adapter=native", "--json").stdout)
+    assert info["adapter"] == "native"
+    result = run("show", "leg_counting", "adapter=native")
+    assert result.exit_code == 2 and "leg_counting" in result.output
+
+
+@pytest.mark.parametrize("suffix", [".json", ".yaml"])
+def test_show_config_file(tmp_path, suffix):
+    data = {"seed": 9, "size": 12, "params": {"min_animals": 2, "max_animals": 2}}
+    path = tmp_path / f"cfg{suffix}"
+    if suffix == ".yaml":
+        yaml = pytest.importorskip("yaml")
+        path.write_text(yaml.safe_dump(data))
+    else:
+        path.write_text(json.dumps(data))
+    info = json.loads(invoke_ok("show", "leg_counting", "--config", str(path), "--json").stdout)
+    env = environment_registry.get(name="leg_counting", seed=9, size=12, min_animals=2, max_animals=2)
+    assert info["sample"]["ground_truth"] == DatasetProvider(env)[0].ground_truth
+    assert info["size"] == 12
+    # key=value wins over the file
+    info = json.loads(invoke_ok("show", "leg_counting", "--config", str(path), "seed=10", "--json").stdout)
+    assert info["spec"]["metadata"]["seed"] == 10
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["show", "leg_countin"], "did you mean 'leg_counting'"),
+    (["show", "leg_counting", "max_animal=3"], "max_animals"),
+    (["show", "leg_counting", "size=-4"], "size must be positive"),
+    (["show", "leg_counting", "novalue"], "expected key=value"),
+    (["show", "leg_counting", "--config", "/nonexistent/cfg.json"], "cannot read --config"),
+    (["show", "leg_counting", "--index", "99999"], "--index 99999"),
+    (["export", "leg_counting", "--format", "csv", "-o", "x"], "'csv' is not one of"),
+    (["list", "--adapter", "nope"], "nope"),
+])
+def test_usage_errors_exit_2(args, message):
+    result = run(*args)
+    assert result.exit_code == 2, result.output
+    assert message in result.output
+
+
+def test_bad_config_file_contents(tmp_path):
+    bad = tmp_path / "cfg.json"
+    bad.write_text("{not json")
+    result = run("show", "leg_counting", "--config", str(bad))
+    assert result.exit_code == 2 and "not valid JSON" in result.output
+    bad.write_text("[1, 2]")
+    result = run("show", "leg_counting", "--config", str(bad))
+    assert result.exit_code == 2 and "must hold a mapping" in result.output
+    bad.write_text('{"seed": 1, "sede": 2}')
+    result = run("show", "leg_counting", "--config", str(bad))
+    assert result.exit_code == 2 and "sede" in result.output
+
+
+def _env(size=37, seed=5):
+    # The command builds environments from an EnvironmentConfig, whose answer_extractor is explicit
+    # (and so part of the configuration the framework rows carry).
+    return EnvironmentConfig(name="leg_counting", size=size, seed=seed).build()
+
+
+def test_export_verl_rows_equal_the_adapters(tmp_path):
+    pq = pytest.importorskip("pyarrow.parquet")
+    from llenvs_go.integrations.verl import make_verl_dataset
+
+    out = tmp_path / "train.parquet"
+    result = invoke_ok("export", "leg_counting", "--format", "verl", "--size", "37", "--seed", "5", "-o", str(out),
+                       "--chunk-size", "8", "--json")
+    assert json.loads(result.stdout) == {"path": str(out), "format": "verl", "rows": 37}
+    rows = pq.read_table(out).to_pylist()
+    assert rows == make_verl_dataset(_env())
+    assert [r["extra_info"]["index"] for r in rows] == list(range(37))
+
+
+def test_export_openrlhf_rows_equal_the_adapters(tmp_path):
+    from llenvs_go.integrations.openrlhf import make_openrlhf_dataset
+
+    out = tmp_path / "train.jsonl"
+    invoke_ok("export", "leg_counting", "--format", "openrlhf", "--size", "37", "--seed", "5", "-o", str(out),
+              "--chunk-size", "10")
+    rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert rows == make_openrlhf_dataset(_env())
+    out_text = tmp_path / "text.jsonl"
+    invoke_ok("export", "leg_counting", "--format", "openrlhf", "--size", "37", "--seed", "5", "-o", str(out_text),
+              "--text")
+    assert isinstance(json.loads(out_text.read_text().splitlines()[0])["input"], str)
+
+
+@pytest.mark.parametrize("name", ["train.parquet", "train.jsonl", "train_dir"])
+def test_export_trl(tmp_path, name):
+    datasets = pytest.importorskip("datasets")
+    from llenvs_go.integrations.trl import make_trl_dataset
+
+    out = tmp_path / name
+    invoke_ok("export", "leg_counting", "--format", "trl", "--size", "37", "--seed", "5", "-o", str(out),
+              "--chunk-size", "16")
+    if name.endswith(".parquet"):
+        ds = datasets.Dataset.from_parquet(str(out))
+    elif name.endswith(".jsonl"):
+        ds = datasets.Dataset.from_json(str(out))
+    else:
+        ds = datasets.load_from_disk(str(out))
+    assert ds.to_list() == make_trl_dataset(_env()).to_list()
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "parquet"])
+def test_export_provider_columns(tmp_path, fmt):
+    datasets = pytest.importorskip("datasets")
+    out = tmp_path / f"items.{fmt}"
+    invoke_ok("export", "leg_counting", "--format", fmt, "--size", "37", "--seed", "5", "-o", str(out),
+              "--no-progress")
+    ds = datasets.Dataset.from_json(str(out)) if fmt == "jsonl" else datasets.Dataset.from_parquet(str(out))
+    expected = DatasetProvider(_env()).to_hf_dataset()
+    assert ds.to_list() == expected.to_list()
+
+
+def test_export_to_missing_directory_is_a_usage_error(tmp_path):
+    result = run("export", "leg_counting", "--format", "verl", "--size", "3", "-o", str(tmp_path / "no" / "x.parquet"))
+    assert result.exit_code == 2 and "does not exist" in result.output
+
+
+def _responses(tmp_path, env, n=30):
+    items = DatasetProvider(env).get_items(range(n))
+    lines, indices, texts = [], [], []
+    for it in items:
+        text = f"<answer>{it.ground_truth}</answer>" if it.task_index % 3 else "I think <answer>-7</answer>"
+        lines.append(json.dumps({"task_index": it.task_index, "response": text}))
+        indices.append(it.task_index)
+        texts.append(text)
+    path = tmp_path / "responses.jsonl"
+    path.write_text("\n".join(lines) + "\n\n", encoding="utf-8")
+    return path, indices, texts
+
+
+def test_score_rewards_and_summary(tmp_path):
+    env = environment_registry.get(name="leg_counting", size=40, seed=11, extra_rewards=("format",))
+    path, indices, texts = _responses(tmp_path, env)
+    expected = Scorer(env).score_batch(task_indices=indices, responses=texts)
+    out = tmp_path / "rewards.jsonl"
+    result = invoke_ok("score", "leg_counting", "--size", "40", "--seed", "11", 'extra_rewards=["format"]',
+                       "-i", str(path), "-o", str(out), "--json")
+    data = json.loads(result.stdout)
+    assert data["rewards"] == expected.totals
+    summary = data["summary"]
+    assert summary["responses"] == 30
+    assert summary["mean_reward"] == pytest.approx(sum(expected.totals) / 30)
+    correctness = [r.signals["correctness"] for r in expected]
+    assert summary["signals"]["correctness"]["mean"] == pytest.approx(sum(correctness) / 30)
+    assert summary["signals"]["correctness"]["min"] == 0.0 and summary["signals"]["correctness"]["max"] == 1.0
+    assert set(summary["signals"]) == {"correctness", "format"}
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [r["reward"] for r in rows] == expected.totals
+    assert [r["task_index"] for r in rows] == indices
+    assert rows[1]["extracted_answer"] == expected[1].extracted_answer
+    text = invoke_ok("score", "leg_counting", "--size", "40", "--seed", "11", "-i", str(path)).output
+    plain = Scorer(environment_registry.get(name="leg_counting", size=40, seed=11)).totals(indices, texts)
+    assert f"mean reward {sum(plain) / 30:.4f}" in text
+
+
+def test_score_from_stdin():
+    env = _env(10, 1)
+    truth = DatasetProvider(env)[4].ground_truth
+    line = json.dumps({"task_index": 4, "response": f"<answer>{truth}</answer>"})
+    data = json.loads(invoke_ok("score", "leg_counting", "--size", "10", "--seed", "1", "-i", "-", "--json",
+                                input=line + "\n").stdout)
+    assert data["rewards"] == [1.0]
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    ("not json\n", "line 1 is not JSON"),
+    ('{"task_index": 0}\n', "line 1 needs the keys task_index and response"),
+    ('{"task_index": 0, "response": "x"}\n{"task_index": "1", "response": "x"}\n', "line 2: task_index must be an int"),
+    ('{"task_index": 0, "response": 5}\n', "response must be a string"),
+    ('{"task_index": 10, "response": "x"}\n', "out of bounds"),
+])
+def test_score_bad_input_exit_2(tmp_path, content, message):
+    path = tmp_path / "r.jsonl"
+    path.write_text(content)
+    result = run("score", "leg_counting", "--size", "10", "-i", str(path))
+    assert result.exit_code == 2, result.output
+    assert message in result.output
+
+
+def test_doctor_reports_the_loaded_library():
+    report = json.loads(invoke_ok("doctor", "--json").stdout)
+    info = _native.call("info")
+    lib = report["library"]
+    assert lib["loaded"] is True and lib["path"] == _native.library_path()
+    assert lib["abi_version"] == _native.ABI_VERSION == lib["abi_version_expected"]
+    assert lib["go_threads"] == info["max_procs"] and lib["go_version"] == info["go_version"]
+    assert report["optional"]["click"]["found"] is True
+    assert report["problems"] == []
+    if report["optional"]["reasoning_gym"]["found"]:
+        assert os.path.isdir(report["reasoning_gym_data"]["data_dir"])
+        assert set(report["reasoning_gym_data"]["tasks"].values()) == {"ok"}
+
+
+def _subprocess(args, **env):
+    e = {k: v for k, v in os.environ.items() if k not in env}
+    e.update({k: v for k, v in env.items() if v is not None})
+    return subprocess.run([sys.executable, *args], capture_output=True, text=True, env=e, timeout=300)
+
+
+def test_doctor_exit_1_when_the_library_cannot_load(tmp_path):
+    bogus = tmp_path / "libllenvs.so"
+    bogus.write_bytes(b"not an ELF file")
+    out = _subprocess(["-m", "llenvs_go", "doctor"], LLENVS_GO_LIB=str(bogus))
+    assert out.returncode == 1, out.stdout + out.stderr
+    assert "NOT LOADED" in out.stdout and str(bogus) in out.stdout
+    out = _subprocess(["-m", "llenvs_go", "list"], LLENVS_GO_LIB=str(bogus))
+    assert out.returncode == 1 and "cannot load the llenvs-go library" in out.stderr
+
+
+def test_missing_click_says_which_extra():
+    code = "import sys; sys.modules['click'] = None; from llenvs_go.__main__ import main; main()"
+    out = _subprocess(["-c", code])
+    assert out.returncode == 1
+    assert 'pip install "llenvs-go[cli]"' in out.stderr
+
+
+def test_console_script_entry_point():
+    import importlib.metadata
+
+    try:
+        dist = importlib.metadata.distribution("llenvs-go")
+    except importlib.metadata.PackageNotFoundError:
+        pytest.skip("llenvs-go is not installed (run against PYTHONPATH)")
+    import llenvs_go
+
+    if os.path.realpath(str(dist.locate_file("llenvs_go/__init__.py"))) != os.path.realpath(llenvs_go.__file__):
+        pytest.skip("the llenvs-go installed is not the package under test")
+    scripts = {e.name: e.value for e in dist.entry_points if e.group == "console_scripts"}
+    assert scripts == {"llenvs-go": "llenvs_go.__main__:main"}
+    exe = os.path.join(os.path.dirname(sys.executable), "llenvs-go")
+    if os.path.exists(exe):
+        out = subprocess.run([exe, "list", "--json"], capture_output=True, text=True, timeout=300)
+        assert out.returncode == 0 and any(r["name"] == "leg_counting" for r in json.loads(out.stdout))
+
+
+def test_bench_runs_the_side_by_side_benchmark():
+    pytest.importorskip("reasoning_gym")
+    out = _subprocess(["-m", "llenvs_go", "bench", "--skip", "generation,single", "--sizes", "256", "--repeats", "1",
+                       "--prompts", "4", "--samples", "3", "--budget", "0.2"])
+    assert out.returncode == 0, out.stderr
+    assert "leg_counting: scoring 12 responses of ~256 bytes" in out.stdout
+    assert "llenvs path" in out.stdout and "score_batch" in out.stdout
+    helped = _subprocess(["-m", "llenvs_go", "bench", "--help"])
+    assert helped.returncode == 0 and "--million" in helped.stdout
+    bad = _subprocess(["-m", "llenvs_go", "bench", "--repeats", "x"])
+    assert bad.returncode == 2 and "invalid int value" in bad.stderr
