@@ -17,9 +17,10 @@ import (
 	"runtime"
 	"sort"
 	"strings"
-	"sync"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/llenvs/llenvs-go/internal/workers"
 )
 
 // Tokenizer is a loaded byte-level BPE tokenizer. It is safe for
@@ -391,19 +392,17 @@ func others(s string) int {
 // EncodeAll encodes every text, in parallel on up to GOMAXPROCS goroutines,
 // into one ragged array: text i's ids are tokens[offsets[i]:offsets[i+1]].
 func (t *Tokenizer) EncodeAll(texts []string) (tokens []int32, offsets []int64) {
-	workers := min(runtime.GOMAXPROCS(0), max(1, len(texts)/64))
-	chunk := (len(texts) + workers - 1) / max(workers, 1)
-	parts := make([][]int32, workers)
+	nw := min(runtime.GOMAXPROCS(0), max(1, len(texts)/64))
+	chunk := (len(texts) + nw - 1) / max(nw, 1)
+	parts := make([][]int32, nw)
 	lens := make([]int64, len(texts))
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
+	var g workers.Group // a panic reaches the caller, not the end of the process
+	for w := 0; w < nw; w++ {
 		lo, hi := w*chunk, min((w+1)*chunk, len(texts))
 		if lo >= hi {
 			continue
 		}
-		wg.Add(1)
-		go func(w, lo, hi int) {
-			defer wg.Done()
+		g.Go(func() {
 			cache := Cache{}
 			var out []int32
 			for i := lo; i < hi; i++ {
@@ -412,9 +411,9 @@ func (t *Tokenizer) EncodeAll(texts []string) (tokens []int32, offsets []int64) 
 				lens[i] = int64(len(out) - n)
 			}
 			parts[w] = out
-		}(w, lo, hi)
+		})
 	}
-	wg.Wait()
+	g.Wait()
 	total := 0
 	for _, p := range parts {
 		total += len(p)

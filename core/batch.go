@@ -3,9 +3,9 @@ package core
 import (
 	"fmt"
 	"runtime"
-	"sync"
 
 	"github.com/llenvs/llenvs-go/extract"
+	"github.com/llenvs/llenvs-go/internal/workers"
 )
 
 // parallelMin is the batch size from which ScoreBatch spreads work over
@@ -30,51 +30,24 @@ func ScoreBatch(env SingleTurn, indices []int64, texts []string, outs []Scored) 
 // ParallelFor calls work on consecutive sub-ranges covering [0, n), on up
 // to GOMAXPROCS goroutines when n is large enough to be worth it, and
 // returns when all are done. A panic in work is raised again in the
-// caller's goroutine once every range has finished, as a *WorkerPanic when
-// it happened on another goroutine, so that the caller's recover sees it:
-// an unrecovered panic on a worker goroutine would end the process.
+// caller's goroutine once every range has finished (as a *workers.Panic
+// when it happened on another goroutine), so that the caller's recover
+// sees it: an unrecovered panic on a worker goroutine would end the
+// process.
 func ParallelFor(n int, work func(lo, hi int)) {
-	workers := runtime.GOMAXPROCS(0)
-	if n < parallelMin || workers < 2 {
+	nw := runtime.GOMAXPROCS(0)
+	if n < parallelMin || nw < 2 {
 		work(0, n)
 		return
 	}
-	workers = min(workers, n/32)
-	var wg sync.WaitGroup
-	var once sync.Once
-	var failed *WorkerPanic
-	chunk := (n + workers - 1) / workers
+	nw = min(nw, n/32)
+	var g workers.Group
+	chunk := (n + nw - 1) / nw
 	for lo := 0; lo < n; lo += chunk {
 		hi := min(lo+chunk, n)
-		wg.Add(1)
-		go func(lo, hi int) {
-			defer wg.Done()
-			defer func() {
-				if r := recover(); r != nil {
-					buf := make([]byte, 4096)
-					buf = buf[:runtime.Stack(buf, false)]
-					once.Do(func() { failed = &WorkerPanic{Value: r, Stack: string(buf)} })
-				}
-			}()
-			work(lo, hi)
-		}(lo, hi)
+		g.Go(func() { work(lo, hi) })
 	}
-	wg.Wait()
-	if failed != nil {
-		panic(failed)
-	}
-}
-
-// WorkerPanic is a panic that happened in one of ParallelFor's goroutines,
-// raised again in the caller's: the value and the worker's stack.
-type WorkerPanic struct {
-	Value any
-	Stack string
-}
-
-// Error renders the panic value and where it happened.
-func (p *WorkerPanic) Error() string {
-	return fmt.Sprintf("%v\n[in a worker goroutine]\n%s", p.Value, p.Stack)
+	g.Wait()
 }
 
 func scoreRange(env SingleTurn, indices []int64, texts []string, outs []Scored, lo, hi int) {

@@ -5,6 +5,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/llenvs/llenvs-go/internal/workers"
 )
 
 func TestParallelForRaisesAWorkerPanicInTheCaller(t *testing.T) {
@@ -17,7 +19,7 @@ func TestParallelForRaisesAWorkerPanicInTheCaller(t *testing.T) {
 					t.Fatalf("n=%d: no panic reached the caller", n)
 				}
 				msg := fmt.Sprint(r)
-				if wp, ok := r.(*WorkerPanic); ok {
+				if wp, ok := r.(*workers.Panic); ok {
 					msg = wp.Error()
 				}
 				if !strings.Contains(msg, "item 7 failed") {

@@ -4,8 +4,9 @@ import (
 	"encoding/binary"
 	"fmt"
 	"runtime"
-	"sync"
 	"unsafe"
+
+	"github.com/llenvs/llenvs-go/internal/workers"
 )
 
 // SpanFields is the number of int32 fields of a span record in a packed
@@ -104,32 +105,30 @@ func AssembleBatch(trajs []Trajectory, frags Fragments, maxLength int, alloc fun
 			copy(rec[k*SpanFields:], []int32{sp.Start, sp.End, int32(sp.Source), sp.Step, sp.Fragment})
 		}
 	}
-	workers := runtime.GOMAXPROCS(0)
-	if workers > n {
-		workers = n
+	nw := runtime.GOMAXPROCS(0)
+	if nw > n {
+		nw = n
 	}
-	if workers <= 1 || R+P < 1<<14 {
+	if nw <= 1 || R+P < 1<<14 {
 		for i := range trajs {
 			work(i)
 		}
 		return buf, nil
 	}
-	var wg sync.WaitGroup
+	var g workers.Group // a panic reaches the caller, not the end of the process
 	next := make(chan int, n)
 	for i := range trajs {
 		next <- i
 	}
 	close(next)
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+	for w := 0; w < nw; w++ {
+		g.Go(func() {
 			for i := range next {
 				work(i)
 			}
-		}()
+		})
 	}
-	wg.Wait()
+	g.Wait()
 	return buf, nil
 }
 
