@@ -150,6 +150,32 @@ type mathOptions struct {
 	PredExtraction   any   `json:"pred_extraction"`
 }
 
+// decodeMathOptions decodes the options of llenvs_math_verify_batch
+// (Go-owned bytes): the options as given, the gold and prediction
+// extraction configurations and the comparison options.
+func decodeMathOptions(b []byte) (o mathOptions, goldCfg, predCfg verify.ExtractConfig, opt verify.Options, err error) {
+	raw, err := decodeObject(b)
+	if err != nil {
+		return o, goldCfg, predCfg, opt, err
+	}
+	o = mathOptions{FloatRounding: 6, NumericPrecision: 15, Strict: true}
+	if err = strictcfg.Decode("math_verify options", raw, &o); err != nil {
+		return o, goldCfg, predCfg, opt, err
+	}
+	if o.FloatRounding < 0 || o.FloatRounding > 100 {
+		return o, goldCfg, predCfg, opt, fmt.Errorf("float_rounding must be between 0 and 100, got %d", o.FloatRounding)
+	}
+	if goldCfg, err = extractConfig(o.GoldExtraction, "gold_extraction"); err != nil {
+		return o, goldCfg, predCfg, opt, err
+	}
+	if predCfg, err = extractConfig(o.PredExtraction, "pred_extraction"); err != nil {
+		return o, goldCfg, predCfg, opt, err
+	}
+	opt = verify.Options{FloatRounding: int(o.FloatRounding), NumericPrecision: int(o.NumericPrecision),
+		NonStrict: !o.Strict, AllowSetRelation: o.AllowSetRelation}
+	return o, goldCfg, predCfg, opt, nil
+}
+
 // parsedItem decodes one item: a text to parse or packed encodings.
 func parsedItem(s string, cfg verify.ExtractConfig, budget verify.Budget) ([]verify.Value, error) {
 	if s == "" {
@@ -270,27 +296,10 @@ func llenvsgo_math_verify_batch(golds *C.char, goldOffsets *C.int64_t, preds *C.
 	if err != nil {
 		return bad(err)
 	}
-	raw, err := decodeObject(input(optsJSON, optsLen))
+	o, goldCfg, predCfg, opt, err := decodeMathOptions(input(optsJSON, optsLen))
 	if err != nil {
 		return bad(err)
 	}
-	o := mathOptions{FloatRounding: 6, NumericPrecision: 15, Strict: true}
-	if err := strictcfg.Decode("math_verify options", raw, &o); err != nil {
-		return bad(err)
-	}
-	if o.FloatRounding < 0 || o.FloatRounding > 100 {
-		return bad(fmt.Errorf("float_rounding must be between 0 and 100, got %d", o.FloatRounding))
-	}
-	goldCfg, err := extractConfig(o.GoldExtraction, "gold_extraction")
-	if err != nil {
-		return bad(err)
-	}
-	predCfg, err := extractConfig(o.PredExtraction, "pred_extraction")
-	if err != nil {
-		return bad(err)
-	}
-	opt := verify.Options{FloatRounding: int(o.FloatRounding), NumericPrecision: int(o.NumericPrecision),
-		NonStrict: !o.Strict, AllowSetRelation: o.AllowSetRelation}
 	sc := cSlice[float64](unsafe.Pointer(scores), int(n))
 	vd := cSlice[uint8](unsafe.Pointer(verdicts), int(n))
 	reasons := make([]string, n)

@@ -4,7 +4,8 @@
 #
 #   scripts/fuzz.sh            # 60 seconds per target
 #   scripts/fuzz.sh 5          # 5 seconds per target
-#   scripts/fuzz.sh 30 capi    # only the targets of packages whose path contains "capi"
+#   scripts/fuzz.sh 30 capi    # only the targets whose package path or name contains "capi"
+#   scripts/fuzz.sh 300 FuzzEpisode
 #
 # A crash leaves its input under the package's testdata/fuzz/<Target>/,
 # where `go test` replays it from then on: fix the code, keep the file as
@@ -39,7 +40,7 @@ printf '%-28s %-28s %12s  %s\n' package target executions result
 for entry in "${targets[@]}"; do
 	dir="${entry% *}"
 	name="${entry#* }"
-	[[ -n "$filter" && "$dir" != *"$filter"* ]] && continue
+	[[ -n "$filter" && "$dir $name" != *"$filter"* ]] && continue
 	out="$log/${dir//\//_}-$name.txt"
 	go test -run '^$' -fuzz "^${name}\$" -fuzztime "${secs}s" "${workers[@]}" "$dir" >"$out" 2>&1
 	rc=$?
