@@ -345,3 +345,54 @@ def test_lone_surrogates_pass_through_cleaners_and_extractors_unchanged():
     assert meta["match_start"] == len("x\ud800".encode("utf-8", "surrogatepass"))
     with pytest.raises(ValueError, match="private-use"):
         cleaning.strip_latex_dollars("\ue000\ud800")
+
+
+# -- question/answer datasets (the huggingface adapter) and math answers -----------------------------
+
+cells = st.one_of(texts.filter(lambda s: len(s) < 2000), numbers, st.none(), st.lists(st.integers(), max_size=2))
+
+
+@given(rows=st.lists(st.dictionaries(st.sampled_from(["problem", "solution", "question", "answer", "meta"]), cells,
+                                     max_size=5), max_size=4),
+       options=st.fixed_dictionaries({}, optional={
+           "question_column": st.one_of(st.sampled_from(["problem", "question", "nope"]), wrong_types),
+           "answer_column": st.one_of(st.sampled_from(["solution", "answer"]), wrong_types),
+           "ground_truth_extractor": st.one_of(st.sampled_from(["boxed", "gsm8k", "numeric", "last_line", "direct"]),
+                                               st.text(max_size=6), wrong_types),
+           "scoring": st.one_of(st.sampled_from(["numeric", "exact", "numeric_tolerance", "math"]),
+                                st.text(max_size=6)),
+           "metadata_columns": st.one_of(st.lists(st.sampled_from(["meta", "problem", "x"]), max_size=2), wrong_types),
+           "size": st.one_of(numbers, wrong_types)}),
+       responses=st.lists(texts.filter(lambda s: len(s) < 5000), min_size=1, max_size=4))
+def test_question_answer_datasets_take_anything(rows, options, responses):
+    env = outcome(environment_registry.get, name=rows, adapter="huggingface", **options)
+    if isinstance(env, BaseException):
+        return
+    try:
+        n = len(env)
+        assert n == len(rows) or "size" in options
+        idx = [k % n for k in range(len(responses))]
+        ts = outcome(Scorer(env).totals, idx, responses)
+        if not isinstance(ts, BaseException):
+            assert all(not math.isnan(t) for t in ts)
+        outcome(DatasetProvider(env).get_items, idx)
+    finally:
+        env.close()
+
+
+@given(gold=st.one_of(texts.filter(lambda s: len(s) < 3000), wrong_types, st.none()),
+       pred=st.one_of(texts.filter(lambda s: len(s) < 3000), wrong_types, st.none()),
+       float_rounding=st.one_of(st.integers(min_value=-2, max_value=120), wrong_types),
+       numeric_precision=st.one_of(st.integers(min_value=-2, max_value=200), wrong_types))
+def test_math_verify_takes_anything(gold, pred, float_rounding, numeric_precision):
+    from llenvs_go import math_verify
+
+    g = outcome(math_verify.parse, gold)
+    p = outcome(math_verify.parse, pred)
+    outcome(math_verify.parse_batch, [gold, pred])
+    if isinstance(g, BaseException) or isinstance(p, BaseException):
+        return
+    v = outcome(math_verify.verify, g, p, float_rounding=float_rounding, numeric_precision=numeric_precision)
+    if not isinstance(v, BaseException):
+        assert isinstance(v, bool)
+        assert math_verify.verify(g, g) in (True, False)

@@ -215,7 +215,7 @@ def rows_table(rows: Sequence[Any], what: str = "rows") -> Any:
             raise TypeError(f"{what}[{k}] is a {type(r).__name__}; each row must be a dict of column -> value")
     try:
         return pa.Table.from_pylist(list(rows))
-    except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError) as e:
+    except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError, OverflowError) as e:  # Overflow: an int past 64 bits
         raise ValueError(f"{what}: the rows cannot form a table ({e}); each column must hold values of one type "
                          "(all str for the question and answer columns)") from None
 
