@@ -94,7 +94,10 @@ def test_result_is_a_frozen_dataclass_with_lazy_metadata(env):
     assert r == eager and repr(r) == repr(eager)
     assert dataclasses.asdict(r)["metadata"]["correctness"]["expected"] == truth
     assert pickle.loads(pickle.dumps(r)) == r
-    assert "_metadata_source" not in vars(r)
+    # Once read, the metadata is the result's own: the batch's columns are no longer referenced.
+    assert not any(type(x).__name__ == "_Columns" for x in gc.get_referents(r))
+    unread = Scorer(env).score_batch([0], [f"<answer>{truth}</answer>"])[0]
+    assert any(type(x).__name__ == "_Columns" for x in gc.get_referents(unread))
 
 
 def test_results_pickle_before_any_item_is_read(env):

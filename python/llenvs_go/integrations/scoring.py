@@ -19,8 +19,10 @@ import operator
 import struct
 import threading
 import warnings
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import repeat
 from typing import Any, overload
 
 from llenvs_go import _native
@@ -54,34 +56,60 @@ class ScoringResult:
             batch it is built the first time it is read.
     """
 
+    # Slots: a result of a batch is made by setting four slots, with no
+    # per-object dict; "_source" is where an unread metadata comes from.
+    __slots__ = ("total", "signals", "extracted_answer", "metadata", "_source", "_index")
+
     total: float
     signals: dict[str, float | None]
     extracted_answer: str | None
     metadata: dict[str, Any]
 
     def __getattr__(self, name: str) -> Any:
-        # Only reached when "metadata" is not built yet (a lazy result).
+        # Only reached when a slot is unset: "metadata" of a lazy result.
         if name == "metadata":
-            d = self.__dict__
-            source = d.get("_metadata_source")
+            try:
+                source = _get_source(self)
+            except AttributeError:
+                source = None
             if source is not None:
-                columns, i = source
-                d["metadata"] = m = columns.metadata(i)
-                d.pop("_metadata_source", None)
+                m = source.metadata(_get_index(self))
+                _set_metadata(self, m)
+                _del_source(self)  # the columns are no longer needed by this result
                 return m
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
-    def __getstate__(self) -> dict[str, Any]:
-        return {"total": self.total, "signals": self.signals, "extracted_answer": self.extracted_answer,
-                "metadata": self.metadata}
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (ScoringResult, (self.total, self.signals, self.extracted_answer, self.metadata))
 
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state)
+
+_set_total = ScoringResult.total.__set__  # type: ignore[attr-defined]
+_set_signals = ScoringResult.signals.__set__  # type: ignore[attr-defined]
+_set_answer = ScoringResult.extracted_answer.__set__  # type: ignore[attr-defined]
+_set_metadata = ScoringResult.metadata.__set__  # type: ignore[attr-defined]
+_get_source = ScoringResult._source.__get__  # type: ignore[attr-defined]
+_set_source = ScoringResult._source.__set__  # type: ignore[attr-defined]
+_del_source = ScoringResult._source.__delete__  # type: ignore[attr-defined]
+_get_index = ScoringResult._index.__get__  # type: ignore[attr-defined]
+_set_index = ScoringResult._index.__set__  # type: ignore[attr-defined]
+
+
+def _lazy_result(total: float, signals: dict[str, float | None], answer: str | None, source: Any,
+                 index: int) -> ScoringResult:
+    """A result whose metadata is ``source.metadata(index)``, built when first read."""
+    r = _new(ScoringResult)
+    _set_total(r, total)
+    _set_signals(r, signals)
+    _set_answer(r, answer)
+    _set_source(r, source)
+    _set_index(r, index)
+    return r
 
 
 _new = object.__new__
-_set = object.__setattr__
 _loads = json.loads
+_getitem = operator.getitem
+_consume = deque(maxlen=0).extend  # runs a map for its effects
 
 # Sections of the rich scoring buffer, in the order of capi/scored.go.
 (_ANSWER_KIND, _ANSWER_START, _ANSWER_END, _ANSWER_DATA, _META_OFFSETS, _META_DATA, _EXPECTED_INDEX,
@@ -153,26 +181,23 @@ class _Columns:
         return data[base + a: base + b].decode("utf-8", "surrogatepass")
 
     def answers(self, texts: Sequence[str]) -> list[str | None]:
-        """Every item's extracted answer, decoded in one pass."""
+        """Every item's extracted answer: the spans sliced from their strs in one pass over the batch."""
         data, head = self.data, self.head
         n = len(texts)
         kinds = data[head[1 + 2 * _ANSWER_KIND]: head[1 + 2 * _ANSWER_KIND] + n]
         starts = struct.unpack_from(f"<{n}q", data, head[1 + 2 * _ANSWER_START])
         ends = struct.unpack_from(f"<{n}q", data, head[1 + 2 * _ANSWER_END])
-        base = head[1 + 2 * _ANSWER_DATA]
-        out: list[str | None] = []
-        append = out.append
-        for i, k in enumerate(kinds):
-            if k == 0:
-                append(None)
-            elif k == _ANSWER_SPAN:
-                t = texts[i]
-                if t.isascii():
-                    append(t[starts[i]: ends[i]])
-                else:
-                    append(t.encode("utf-8", "surrogatepass")[starts[i]: ends[i]].decode("utf-8", "surrogatepass"))
-            else:
-                append(data[base + starts[i]: base + ends[i]].decode("utf-8", "surrogatepass"))
+        # Spans are byte offsets, which are str offsets in an ASCII str (an O(1) test).
+        out: list[str | None] = list(map(_getitem, texts, map(slice, starts, ends)))
+        if kinds.count(_ANSWER_SPAN) != n:
+            base = head[1 + 2 * _ANSWER_DATA]
+            for i in [i for i, k in enumerate(kinds) if k != _ANSWER_SPAN]:
+                out[i] = None if kinds[i] == 0 else data[base + starts[i]: base + ends[i]].decode("utf-8",
+                                                                                              "surrogatepass")
+        if not all(map(str.isascii, texts)):
+            for i, t in enumerate(texts):
+                if kinds[i] == _ANSWER_SPAN and not t.isascii():
+                    out[i] = t.encode("utf-8", "surrogatepass")[starts[i]: ends[i]].decode("utf-8", "surrogatepass")
         return out
 
     def extraction(self, i: int) -> Any:
@@ -263,14 +288,15 @@ class ScoringResults(Sequence[ScoringResult]):
     reason (such items have total 0.0 and ``metadata["error"]``).
     """
 
-    __slots__ = ("_totals", "_values", "_names", "_columns", "_cache", "_errors")
+    __slots__ = ("_totals", "_values", "_names", "_columns", "_items", "_some", "_errors")
 
     def __init__(self, totals: list[float], values: list[float], names: list[str], columns: _Columns | None):
         self._totals = totals
         self._values = values
         self._names = names
         self._columns = columns
-        self._cache: dict[int, ScoringResult] = {}
+        self._items: list[ScoringResult] | None = None  # every result, once iterated
+        self._some: dict[int, ScoringResult] = {}  # results read one by one before that
         self._errors: dict[int, str] | None = None
 
     @property
@@ -284,7 +310,7 @@ class ScoringResults(Sequence[ScoringResult]):
     def of(cls, results: Sequence[ScoringResult]) -> ScoringResults:
         """Results already built, as a ``ScoringResults``."""
         out = cls([float(r.total) for r in results], [], [], None)
-        out._cache.update(enumerate(results))
+        out._items = list(results)
         out._errors = {i: r.metadata["error"] for i, r in enumerate(results) if "error" in r.metadata}
         return out
 
@@ -310,48 +336,48 @@ class ScoringResults(Sequence[ScoringResult]):
             i += n
         if not 0 <= i < n:
             raise IndexError(f"result index {i} out of range for {n} results")
-        r = self._cache.get(i)
+        if self._items is not None:
+            return self._items[i]
+        r = self._some.get(i)
         if r is None:
-            r = self._cache[i] = self._build(i)
+            r = self._some[i] = self._build(i)
         return r
 
     def __iter__(self) -> Iterator[ScoringResult]:
-        n = len(self._totals)
-        if len(self._cache) < n:
-            self._build_all()
-        cache = self._cache
-        return (cache[i] for i in range(n))
+        if self._items is None:
+            self._items = self._build_all()
+        return iter(self._items)
 
-    def _build_all(self) -> None:
-        # Every result at once: the answers decoded in one pass, no call per item.
+    def _build_all(self) -> list[ScoringResult]:
+        # Every result at once, each field set by a map over its column: no Python code per item
+        # but the signals dict.
         columns = self._columns
         assert columns is not None
-        answers = columns.answers(columns.texts)
-        names, totals, values, cache = self._names, self._totals, self._values, self._cache
+        n = len(self._totals)
+        names, values = self._names, self._values
         k = len(names)
+        if k == 1:
+            name = names[0]
+            signals = [{name: v} for v in values]
+        else:
+            signals = [dict(zip(names, values[i * k: (i + 1) * k], strict=True)) for i in range(n)]
         paused = gc.isenabled()  # the results are acyclic: nothing for the collector to find
         if paused:
             gc.disable()
         try:
-            self._fill(cache, columns, answers, names, totals, values, k)
+            items = list(map(_new, repeat(ScoringResult, n)))
+            _consume(map(_set_total, items, self._totals))
+            _consume(map(_set_signals, items, signals))
+            _consume(map(_set_answer, items, columns.answers(columns.texts)))
+            _consume(map(_set_source, items, repeat(columns, n)))
+            _consume(map(_set_index, items, range(n)))
         finally:
             if paused:
                 gc.enable()
-
-    @staticmethod
-    def _fill(cache: dict[int, ScoringResult], columns: _Columns, answers: list[str | None], names: list[str],
-              totals: list[float], values: list[float], k: int) -> None:
-        for i in range(len(totals)):
-            if i in cache:
-                continue
-            if k == 1:
-                signals = {names[0]: values[i]}
-            else:
-                signals = dict(zip(names, values[i * k: (i + 1) * k], strict=True))
-            r = _new(ScoringResult)
-            _set(r, "__dict__", {"total": totals[i], "signals": signals, "extracted_answer": answers[i],
-                                 "_metadata_source": (columns, i)})
-            cache[i] = r
+        for i, r in self._some.items():  # keep the results already handed out
+            items[i] = r
+        self._some = {}
+        return items
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Sequence):
@@ -377,10 +403,7 @@ class ScoringResults(Sequence[ScoringResult]):
             signals = dict(zip(names, self._values[i * k: (i + 1) * k], strict=True))
         columns = self._columns
         assert columns is not None
-        r = _new(ScoringResult)
-        _set(r, "__dict__", {"total": self._totals[i], "signals": signals,
-                             "extracted_answer": columns.answer(i, columns.texts[i]), "_metadata_source": (columns, i)})
-        return r
+        return _lazy_result(self._totals[i], signals, columns.answer(i, columns.texts[i]), columns, i)
 
 
 class Scorer:
@@ -473,10 +496,7 @@ class Scorer:
         else:
             answer = None
         signals = {names[0]: values[0]} if len(names) == 1 else {n: values[j] for j, n in enumerate(names)}
-        r = _new(ScoringResult)
-        _set(r, "__dict__", {"total": totals[0], "signals": signals, "extracted_answer": answer,
-                             "_metadata_source": (_OneItem(self, idx[0], response), 0)})
-        return r
+        return _lazy_result(totals[0], signals, answer, _OneItem(self, idx[0], response), 0)
 
     def total(self, task_index: int, response: str) -> float:
         """The total reward of one response: the cheapest single-item path (a reward function
