@@ -176,3 +176,17 @@ def test_one_item_paths_from_many_threads(env):
     with ThreadPoolExecutor(6) as pool:
         assert list(pool.map(scorer.total, idx, texts)) == want
         assert [r.total for r in pool.map(scorer.score, idx, texts)] == want
+
+
+def test_one_item_paths_follow_an_environment_closed_and_made_again():
+    env = environment_registry.get(name="leg_counting", size=5, seed=3)
+    truth = _truths(env)[1]
+    scorer = Scorer(env)
+    assert scorer.score(1, f"<answer>{truth}</answer>").total == 1.0
+    old = env.handle
+    env.close()
+    # The Scorer knew the old handle; the next call uses the environment's new one.
+    assert scorer.total(1, f"<answer>{truth}</answer>") == 1.0
+    r = scorer.score(1, f"<answer>{truth}</answer>")
+    assert (r.total, r.extracted_answer) == (1.0, truth) and env.handle != old
+    assert r.metadata["correctness"]["expected"] == truth

@@ -33,7 +33,7 @@ from llenvs_go.core.reward import as_bundle
 from llenvs_go.core.state import Action
 from llenvs_go.integrations._environments import require_environment, scores_natively
 
-_single = threading.local()  # per-thread scratch arrays of score(), by signal count
+_single = threading.local()  # per-thread result slots of score() and total(), by signal count
 
 
 class ScoringFailureWarning(RuntimeWarning):
@@ -56,8 +56,8 @@ class ScoringResult:
             batch it is built the first time it is read.
     """
 
-    # Slots: a result of a batch is made by setting four slots, with no
-    # per-object dict; "_source" is where an unread metadata comes from.
+    # Slots: a result of a batch is made by setting five slots, with no
+    # per-object dict; an unread metadata is _source._metadata_of(_index).
     __slots__ = ("total", "signals", "extracted_answer", "metadata", "_source", "_index")
 
     total: float
@@ -73,7 +73,7 @@ class ScoringResult:
             except AttributeError:
                 source = None
             if source is not None:
-                m = source.metadata(_get_index(self))
+                m = source._metadata_of(_get_index(self))
                 _set_metadata(self, m)
                 _del_source(self)  # the columns are no longer needed by this result
                 return m
@@ -96,7 +96,7 @@ _set_index = ScoringResult._index.__set__  # type: ignore[attr-defined]
 
 def _lazy_result(total: float, signals: dict[str, float | None], answer: str | None, source: Any,
                  index: int) -> ScoringResult:
-    """A result whose metadata is ``source.metadata(index)``, built when first read."""
+    """A result whose metadata is ``source._metadata_of(index)``, built when first read."""
     r = _new(ScoringResult)
     _set_total(r, total)
     _set_signals(r, signals)
@@ -144,7 +144,7 @@ class _Columns:
         self._expected: dict[int, str] | None = None
         self._extractions: list[Any] | None = None
 
-    def metadata(self, i: int) -> dict[str, Any]:
+    def _metadata_of(self, i: int) -> dict[str, Any]:
         """Item i's metadata: per signal, and the backend; the error when it failed."""
         answer = self.answer(i, self.texts[i])
         extraction = self.extraction(i)
@@ -233,48 +233,41 @@ class _Columns:
 
 
 class _OneCall:
-    """One thread's arrays for scoring one item through the GIL-holding call, with their addresses."""
+    """One thread's result slots for ``llenvs_score_one`` (k signals), as doubles and as int64s."""
 
-    __slots__ = ("idx", "totals", "values", "flags", "spans", "out", "out_len", "idx_p", "totals_p", "values_p",
-                 "flags_p", "spans_p", "out_p", "out_len_p")
+    __slots__ = ("doubles", "words", "address")
 
     def __init__(self, k: int):
-        self.idx = (ctypes.c_int64 * 1)()
-        self.totals = (ctypes.c_double * 1)()
-        self.values = (ctypes.c_double * max(k, 1))()
-        self.flags = (ctypes.c_uint8 * 1)()
-        self.spans = (ctypes.c_int64 * 2)()
-        self.out = ctypes.c_void_p()
-        self.out_len = ctypes.c_size_t()
-        addr = ctypes.addressof
-        self.idx_p, self.totals_p, self.values_p = addr(self.idx), addr(self.totals), addr(self.values)
-        self.flags_p, self.spans_p = addr(self.flags), addr(self.spans)
-        self.out_p, self.out_len_p = addr(self.out), addr(self.out_len)
+        self.doubles = (ctypes.c_double * (6 + max(k, 1)))()
+        self.words = (ctypes.c_int64 * 6).from_buffer(self.doubles)
+        self.address = ctypes.addressof(self.doubles)
 
     def take(self) -> bytes:
-        """The library's result buffer, copied and freed."""
-        p = self.out.value
+        """The library's error buffer, copied and freed."""
+        words = self.words
+        p = words[4]
         if not p:
             return b""
         try:
-            return ffi.unpack(ffi.cast("char *", p), self.out_len.value)
+            return ffi.unpack(ffi.cast("char *", p), words[5])
         finally:
             _native.lib().llenvs_free(ffi.cast("void *", p))
-            self.out.value = None
+            words[4] = 0
 
 
-class _OneItem:
-    """The metadata source of a result of ``Scorer.score``: the item scored again, with its columns, when read."""
+def _one_call(k: int) -> _OneCall:
+    """This thread's result slots for one item with k signals (made once per thread)."""
+    try:
+        return _single.calls[k]
+    except AttributeError:
+        _single.calls = {}
+    except KeyError:
+        pass
+    c = _single.calls[k] = _OneCall(k)
+    return c
 
-    __slots__ = ("scorer", "task_index", "response")
 
-    def __init__(self, scorer: Scorer, task_index: int, response: str):
-        self.scorer = scorer
-        self.task_index = task_index
-        self.response = response
-
-    def metadata(self, i: int) -> dict[str, Any]:
-        return self.scorer._run((self.task_index,), (self.response,), rich=True)[0].metadata
+_I64_MIN, _I64_MAX = -(2**63), 2**63 - 1
 
 
 class ScoringResults(Sequence[ScoringResult]):
@@ -432,6 +425,7 @@ class Scorer:
         self.environment = environment
         self._names_cache: list[str] | None = None
         self._native_path: bool | None = None
+        self._one: tuple[Any, int, list[str]] | None = None
 
     @property
     def _native(self) -> bool:
@@ -473,91 +467,85 @@ class Scorer:
         For an environment scored in Python, what its ``reset`` or ``step``
         raises propagates (an out-of-range index, a bug in a reward function).
         """
-        if not self._native:
-            return self._score_python(task_index, response)
-        env = self.environment
-        if type(response) is not str or env.backend != "native":
-            if isinstance(response, (bytes, bytearray)):
-                raise TypeError(f"response must be a str, got {type(response).__name__}")
-            return self._run((task_index,), (response,), rich=True)[0]
-        names = self._names
-        c = self._call_one(task_index, response, spans=True)
+        one = self._one or self._one_path()
+        if one is None or type(response) is not str or type(task_index) is not int:
+            return self._score_general(task_index, response)
+        c = self._call_one(one, task_index, response)
         if c is None:  # not encodable as UTF-8: the batch path handles it
             return self._run((task_index,), (response,), rich=True)[0]
-        flags, spans, totals, values, idx = c.flags, c.spans, c.totals, c.values, c.idx
-        texts = (response,)
-        f = flags[0]
+        words = c.words
+        f = words[1]
         if f & _native.ITEM_FOUND:
             if not f & _native.ITEM_SPAN:  # a cleaner changed the answer: it comes as bytes
-                return self._run((task_index,), texts, rich=True)[0]
-            a, b = spans[0], spans[1]
+                return self._run((task_index,), (response,), rich=True)[0]
+            a, b = words[2], words[3]
             answer = response[a:b] if response.isascii() else \
                 response.encode("utf-8", "surrogatepass")[a:b].decode("utf-8", "surrogatepass")
         else:
             answer = None
-        signals = {names[0]: values[0]} if len(names) == 1 else {n: values[j] for j, n in enumerate(names)}
-        return _lazy_result(totals[0], signals, answer, _OneItem(self, idx[0], response), 0)
+        d = c.doubles
+        names = one[2]
+        signals = {names[0]: d[6]} if len(names) == 1 else {n: d[6 + j] for j, n in enumerate(names)}
+        r = _new(ScoringResult)
+        _set_total(r, d[0])
+        _set_signals(r, signals)
+        _set_answer(r, answer)
+        _set_source(r, self)
+        _set_index(r, (task_index, response))
+        return r
+
+    def _metadata_of(self, item: tuple[int, str]) -> dict[str, Any]:
+        # The metadata of a result of score(): the item scored again, with its columns.
+        return self._run(item[:1], item[1:], rich=True)[0].metadata
+
+    def _score_general(self, task_index: int, response: str) -> ScoringResult:
+        if not self._native:
+            return self._score_python(task_index, response)
+        if isinstance(response, (bytes, bytearray)):
+            raise TypeError(f"response must be a str, got {type(response).__name__}")
+        return self._run((task_index,), (response,), rich=True)[0]
 
     def total(self, task_index: int, response: str) -> float:
         """The total reward of one response: the cheapest single-item path (a reward function
         called once per sample). A response that cannot be scored gets 0.0 and a
         :class:`ScoringFailureWarning`."""
-        env = self.environment
-        if not self._native or type(response) is not str or env.backend != "native":
-            return self.score(task_index, response).total
-        c = self._call_one(task_index, response, spans=False)
+        one = self._one or self._one_path()
+        if one is None or type(response) is not str or type(task_index) is not int:
+            return self._score_general(task_index, response).total
+        c = self._call_one(one, task_index, response)
         if c is None:  # not encodable as UTF-8: the batch path handles it
             return self._run((task_index,), (response,), rich=False)._totals[0]
-        flags, totals = c.flags, c.totals
-        if flags[0] & _native.ITEM_ERROR:
+        if c.words[1] & _native.ITEM_ERROR:
             warnings.warn(ScoringFailureWarning(f"the response to task {task_index} could not be scored and got 0.0; "
                                                 "Scorer.score reports why in metadata['error']"), stacklevel=2)
-        return totals[0]
+        return c.doubles[0]
 
-    def _call_one(self, task_index: int, response: str, spans: bool) -> _OneCall | None:
-        """Score one response into this thread's arrays (GIL held); None when it is not UTF-8-encodable."""
-        c = self._one(len(self._names))
-        if isinstance(task_index, bool):
-            raise TypeError("task_index must be an int, got bool")
-        try:
-            i = operator.index(task_index)
-        except TypeError:
-            raise self._index_error((task_index,)) from None
-        if not -(2**63) <= i < 2**63:  # ctypes would wrap it silently
+    def _one_path(self) -> tuple[Any, int, list[str]] | None:
+        # (the GIL-holding one-item call, the environment's handle, the signal names) when
+        # one item can be scored through it: a Go-backed environment whose signals are all Go's.
+        if not self._native or self.environment.backend != "native":
+            return None
+        self._one = (_native.score_one_fn(), self.environment.handle, self._names)
+        return self._one
+
+    def _call_one(self, one: tuple[Any, int, list[str]], task_index: int, response: str) -> _OneCall | None:
+        """Score one response into this thread's slots (GIL held); None when it is not UTF-8-encodable."""
+        if not _I64_MIN <= task_index <= _I64_MAX:  # ctypes would wrap it silently
             raise self._index_error((task_index,))
-        c.idx[0] = i
-        rc = _native.score_one_fn()(self.environment.handle, c.idx_p, (response,), 1, c.totals_p, c.values_p,
-                                    c.flags_p, c.spans_p if spans else None, 0, c.out_p, c.out_len_p)
+        fn, handle, names = one
+        c = _one_call(len(names))
+        rc = fn(handle, task_index, response, c.address)
         if rc != _native.OK:
             data = c.take()
+            if rc == _native.ERR_HANDLE:  # the environment was closed and made again: use its new handle
+                self._one = None
+                fresh = self._one_path()
+                if fresh is not None and fresh[1] != handle:
+                    return self._call_one(fresh, task_index, response)
             if rc == _native.ERR_ENCODING:
                 return None
             _native.raise_for(rc, data)
         return c
-
-    @staticmethod
-    def _one(k: int) -> _OneCall:
-        # This thread's ctypes arrays for one item with k signals.
-        calls = getattr(_single, "one", None)
-        if calls is None:
-            calls = _single.one = {}
-        c = calls.get(k)
-        if c is None:
-            c = calls[k] = _OneCall(k)
-        return c
-
-    @staticmethod
-    def _scratch(k: int) -> tuple[Any, ...]:
-        # This thread's arrays for one item with k signals: no allocation per call.
-        scratch = getattr(_single, "arrays", None)
-        if scratch is None:
-            scratch = _single.arrays = {}
-        arrays = scratch.get(k)
-        if arrays is None:
-            arrays = scratch[k] = (ffi.new("int64_t[1]"), ffi.new("double[1]"), ffi.new("double[]", k),
-                                   ffi.new("uint8_t[1]"), ffi.new("int64_t[2]"), ffi.new("char **"),
-                                   ffi.new("size_t *"))
-        return arrays
 
     def score_batch(self, task_indices: Sequence[int], responses: Sequence[str]) -> ScoringResults:
         """Score ``responses[i]`` against task ``task_indices[i]`` for every i (in one call into Go when
@@ -621,23 +609,15 @@ class Scorer:
         if len(task_indices) != n:
             raise ValueError(f"task_indices and responses must have the same length, got {len(task_indices)} and {n}")
         names = self._names
-        if n == 1:
-            idx, totals, values, flags, _, _, _ = self._scratch(len(names))
-            t = task_indices[0]
-            if isinstance(t, bool):
-                raise TypeError("task_indices[0] must be an int, got bool")
-            try:
-                idx[0] = t
-            except (TypeError, OverflowError):
-                raise self._index_error(task_indices) from None
-        else:
-            try:
-                idx = ffi.new("int64_t[]", task_indices)
-            except (TypeError, OverflowError):
-                raise self._index_error(task_indices) from None
-            totals = ffi.new("double[]", n)
-            values = ffi.new("double[]", n * len(names))
-            flags = ffi.new("uint8_t[]", n)
+        if n == 1 and isinstance(task_indices[0], bool):
+            raise TypeError("task_indices[0] must be an int, got bool")
+        try:
+            idx = ffi.new("int64_t[]", task_indices)
+        except (TypeError, OverflowError):
+            raise self._index_error(task_indices) from None
+        totals = ffi.new("double[]", n)
+        values = ffi.new("double[]", n * len(names))
+        flags = ffi.new("uint8_t[]", n)
         env = self.environment
         python_backend = env.backend == "python"
         data = self._call(idx, texts, totals, values, flags, rich or python_backend)
@@ -715,6 +695,7 @@ def _rebuild_scorer(environment: Any) -> Scorer:
     scorer.environment = environment
     scorer._names_cache = None
     scorer._native_path = None
+    scorer._one = None
     return scorer
 
 
