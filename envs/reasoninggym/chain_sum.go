@@ -36,6 +36,15 @@ func init() {
 }
 
 func (t *chainSum) Generate(r *pycompat.Random, idx int64) (Entry, error) {
+	return t.generate(r, idx, true)
+}
+
+// Texts is Generate without the metadata (same draws, same question and answer).
+func (t *chainSum) Texts(r *pycompat.Random, idx int64) (Entry, error) {
+	return t.generate(r, idx, false)
+}
+
+func (t *chainSum) generate(r *pycompat.Random, idx int64, meta bool) (Entry, error) {
 	c := t.c
 	numTerms := r.RandIntn(c.MinTerms, c.MaxTerms)
 	numDigits := r.RandIntn(c.MinDigits, c.MaxDigits)
@@ -68,10 +77,12 @@ func (t *chainSum) Generate(r *pycompat.Random, idx int64) (Entry, error) {
 		b.WriteString(k.String())
 	}
 	expr := b.String()
-	return Entry{
+	e := Entry{
 		Question: "State the final answer to the following arithmetic problem: " + expr + " =",
 		Answer:   result.String(),
-		Metadata: map[string]any{
+	}
+	if meta {
+		e.Metadata = map[string]any{
 			"source_dataset": "chain_sum",
 			"source_index":   idx,
 			"num_terms":      numTerms,
@@ -81,8 +92,9 @@ func (t *chainSum) Generate(r *pycompat.Random, idx int64) (Entry, error) {
 				"num_terms":  []int{c.MinTerms, c.MaxTerms},
 				"num_digits": []int{c.MinDigits, c.MaxDigits},
 			},
-		},
-	}, nil
+		}
+	}
+	return e, nil
 }
 
 // Score is compute_decimal_reward with commas stripped: a numerically

@@ -238,7 +238,12 @@ func (e *Env) texts(r *pycompat.Random, i int64) (q, a string, err error) {
 			err = fmt.Errorf("%s: generating item %d: %v", e.name, i, p)
 		}
 	}()
-	gen, err := e.task.Generate(r, i)
+	var gen Entry
+	if tt, ok := e.task.(TextTask); ok {
+		gen, err = tt.Texts(r, i)
+	} else {
+		gen, err = e.task.Generate(r, i)
+	}
 	if err != nil {
 		return "", "", fmt.Errorf("%s: generating item %d: %w", e.name, i, err)
 	}

@@ -57,6 +57,15 @@ func init() {
 }
 
 func (t *letterCounting) Generate(r *pycompat.Random, idx int64) (Entry, error) {
+	return t.generate(r, idx, true)
+}
+
+// Texts is Generate without the metadata (same draws, same question and answer).
+func (t *letterCounting) Texts(r *pycompat.Random, idx int64) (Entry, error) {
+	return t.generate(r, idx, false)
+}
+
+func (t *letterCounting) generate(r *pycompat.Random, idx int64, meta bool) (Entry, error) {
 	n := r.RandIntn(t.c.MinWords, t.c.MaxWords)
 	n = min(n, len(t.words))
 	start := r.RandIntn(0, len(t.words)-n)
@@ -85,21 +94,23 @@ func (t *letterCounting) Generate(r *pycompat.Random, idx int64) (Entry, error) 
 			}
 		}
 	}
-	spanCopy := append([]string(nil), span...)
-	return Entry{
+	e := Entry{
 		Question: `How many times does the letter "` + string(target) + `" appear in the text: "` + joined + `"?`,
 		Answer:   strconv.Itoa(count),
-		Metadata: map[string]any{
+	}
+	if meta {
+		e.Metadata = map[string]any{
 			"source_dataset": "letter_counting",
 			"source_index":   idx,
 			"span_length":    n,
 			"target_letter":  string(target),
-			"span":           spanCopy,
+			"span":           append([]string(nil), span...),
 			"difficulty": map[string]any{
 				"words": []int{t.c.MinWords, t.c.MaxWords},
 			},
-		},
-	}, nil
+		}
+	}
+	return e, nil
 }
 
 func (t *letterCounting) Score(answer string, ok bool, e *Entry) float64 {

@@ -61,6 +61,15 @@ var puzzleDirs = []struct {
 }{{0, 1, "right"}, {1, 0, "down"}, {0, -1, "left"}, {-1, 0, "up"}}
 
 func (t *shortestPath) Generate(r *pycompat.Random, idx int64) (Entry, error) {
+	return t.generate(r, idx, true)
+}
+
+// Texts is Generate without the metadata (same draws, same question and answer).
+func (t *shortestPath) Texts(r *pycompat.Random, idx int64) (Entry, error) {
+	return t.generate(r, idx, false)
+}
+
+func (t *shortestPath) generate(r *pycompat.Random, idx int64, meta bool) (Entry, error) {
 	c := t.c
 	rows := r.RandIntn(c.MinRows, c.MaxRows)
 	cols := r.RandIntn(c.MinCols, c.MaxCols)
@@ -97,10 +106,12 @@ func (t *shortestPath) Generate(r *pycompat.Random, idx int64) (Entry, error) {
 	for i, row := range grid {
 		lines[i] = strings.Join(row, " ")
 	}
-	return Entry{
+	e := Entry{
 		Question: shortestPathTemplate + strings.Join(lines, "\n") + "\n",
 		Answer:   answer,
-		Metadata: map[string]any{
+	}
+	if meta {
+		e.Metadata = map[string]any{
 			"source_dataset": "shortest_path",
 			"source_index":   idx,
 			"matrix":         grid,
@@ -109,8 +120,9 @@ func (t *shortestPath) Generate(r *pycompat.Random, idx int64) (Entry, error) {
 				"rows": []int{c.MinRows, c.MaxRows},
 				"cols": []int{c.MinCols, c.MaxCols},
 			},
-		},
-	}, nil
+		}
+	}
+	return e, nil
 }
 
 // shortestPathBFS is reasoning-gym's BFS: the search ends as soon as a
