@@ -1,11 +1,23 @@
 package pycompat
 
+import "sync"
+
 // SeedSums reseeds rs[k] with seed+idx[k] for every k, exactly as SeedSum
 // does one at a time. Generators whose seeds fit in 32 bits are seeded four
 // at a time: each seeding is a chain of 1,247 dependent steps, and running
 // four independent chains in one loop lets the processor overlap them.
 func SeedSums(rs []*Random, seed int64, idx []int64) {
 	k := 0
+	if haveSeedLanes && len(rs) >= 32 {
+		var keys [32]uint32
+		for k+32 <= len(rs) {
+			if !oneWordKeys(keys[:], seed, idx[k:k+32]) {
+				break // the four-at-a-time loop below handles the rest
+			}
+			seed32((*[32]*Random)(rs[k:k+32]), &keys)
+			k += 32
+		}
+	}
 	for k+4 <= len(rs) {
 		var keys [4]uint32
 		ok := true
@@ -77,4 +89,42 @@ func seed4(rs *[4]*Random, key [4]uint32) {
 		r.idx = 0
 		r.twisted = 0
 	}
+}
+
+// oneWordKeys sets keys[c] to the init_by_array key of seed+idx[c] and
+// reports whether every one of them is a single 32-bit word.
+func oneWordKeys(keys []uint32, seed int64, idx []int64) bool {
+	for c, i := range idx {
+		s, overflow := addInt64(seed, i)
+		if overflow || s < -(1<<32-1) || s > 1<<32-1 {
+			return false
+		}
+		if s < 0 {
+			s = -s
+		}
+		keys[c] = uint32(s)
+	}
+	return true
+}
+
+// seedScratch holds the interleaved states of seed32, reused across calls.
+var seedScratch = sync.Pool{New: func() any { return new([mtN][32]uint32) }}
+
+// seed32 seeds 32 generators with one-word keys through the vector
+// routine, then copies each generator's column of the interleaved state
+// into it (a vector transpose).
+func seed32(rs *[32]*Random, keys *[32]uint32) {
+	scratch := seedScratch.Get().(*[mtN][32]uint32)
+	seedLanes32(scratch, &genrandBase, keys)
+	var mts [32]*[mtN]uint32
+	for c, r := range rs {
+		mts[c] = &r.mt
+	}
+	transpose32(scratch, &mts)
+	for _, r := range rs {
+		r.mt[0] = 0x80000000
+		r.idx = 0
+		r.twisted = 0
+	}
+	seedScratch.Put(scratch)
 }
