@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/llenvs/llenvs-go/core"
@@ -50,6 +51,24 @@ func BenchmarkScoreBatch(b *testing.B) {
 		b.Run(fmt.Sprintf("totals/%d", size), func(b *testing.B) {
 			for it := 0; it < b.N; it++ {
 				core.ScoreBatch(st, idx, texts, outs)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(texts)), "ns/response")
+		})
+		// The floor of the totals path: one read of every response (a search
+		// for a byte none of them holds), on the same goroutines.
+		b.Run(fmt.Sprintf("read-floor/%d", size), func(b *testing.B) {
+			var found atomic.Int64
+			for it := 0; it < b.N; it++ {
+				core.ParallelFor(len(texts), func(lo, hi int) {
+					for _, t := range texts[lo:hi] {
+						if strings.IndexByte(t, 0) >= 0 {
+							found.Add(1)
+						}
+					}
+				})
+			}
+			if found.Load() != 0 {
+				b.Fatal("a response holds a NUL byte")
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(texts)), "ns/response")
 		})
