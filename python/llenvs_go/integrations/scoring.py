@@ -129,7 +129,7 @@ class _Columns:
     """
 
     __slots__ = ("data", "head", "texts", "names", "indices", "backend", "fallback_expected", "_errors",
-                 "_expected", "_extractions")
+                 "_expected", "_extractions", "_metas", "_read_one")
 
     def __init__(self, data: bytes, texts: Sequence[str], names: list[str], indices: list[int], backend: str,
                  fallback_expected: Callable[[int], str | None] | None = None):
@@ -143,27 +143,53 @@ class _Columns:
         self._errors: dict[int, str] | None = None
         self._expected: dict[int, str] | None = None
         self._extractions: list[Any] | None = None
+        self._metas: list[dict[str, Any]] | None = None
+        self._read_one = False
 
     def _metadata_of(self, i: int) -> dict[str, Any]:
-        """Item i's metadata: per signal, and the backend; the error when it failed."""
-        answer = self.answer(i, self.texts[i])
-        extraction = self.extraction(i)
+        """Item i's metadata: per signal, and the backend; the error when it failed.
+
+        The first read builds only item i's; the next builds every item's at
+        once (a loop over the columns, with no per-item lookups in the buffer).
+        """
+        metas = self._metas
+        if metas is None:
+            if not self._read_one:
+                self._read_one = True
+                m = self._metadata(self.answer(i, self.texts[i]), self.extraction(i), self.indices[i])
+                error = self.errors().get(i)
+                if error is not None:
+                    m["error"] = error
+                return m
+            metas = self._metas = self._all_metadata()
+        return metas[i]
+
+    def _all_metadata(self) -> list[dict[str, Any]]:
+        data, head = self.data, self.head
+        if self._extractions is None:
+            base = head[1 + 2 * _META_DATA]
+            self._extractions = _loads(data[base: base + head[2 + 2 * _META_DATA]])
+        make = self._metadata
+        out = [make(a, x, t) for a, x, t in zip(self.answers(self.texts), self._extractions, self.indices,
+                                                   strict=True)]
+        for i, error in self.errors().items():
+            out[i]["error"] = error
+        return out
+
+    def _metadata(self, answer: str | None, extraction: Any, task_index: int) -> dict[str, Any]:
         metadata: dict[str, Any] = {}
         for name in self.names:
             if name == "correctness":
                 if answer is None:
                     metadata[name] = {"extracted": None, "extraction": extraction}
                 else:
-                    expected = self.expected(self.indices[i])
+                    expected = self.expected(task_index)
                     if expected is None and self.fallback_expected is not None:
-                        expected = self.fallback_expected(self.indices[i])
+                        expected = self.fallback_expected(task_index)
                     metadata[name] = {"extracted": answer, "expected": expected, "extraction": extraction}
             else:
                 metadata[name] = {"extraction": extraction}
         metadata["backend"] = self.backend
-        error = self.errors().get(i)
-        if error is not None:
-            metadata["error"] = error
         return metadata
 
     def answer(self, i: int, text: str) -> str | None:
