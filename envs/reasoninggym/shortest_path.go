@@ -129,30 +129,43 @@ func (t *shortestPath) generate(r *pycompat.Random, idx int64, meta bool) (Entry
 // neighbour is the destination; open cells are marked when enqueued.
 func shortestPathBFS(grid [][]string, sr, sc int) []string {
 	rows, cols := len(grid), len(grid[0])
-	type node struct {
-		r, c int
-		path []string
-	}
+	// Each reached cell records the cell and direction it was reached
+	// from, so a path is built once, for the end cell, instead of copied
+	// into every queued node.
+	from := make([]int32, rows*cols)
+	dir := make([]int8, rows*cols)
 	visited := make([]bool, rows*cols)
-	visited[sr*cols+sc] = true
-	queue := []node{{sr, sc, nil}}
-	for len(queue) > 0 {
-		n := queue[0]
-		queue = queue[1:]
-		for _, d := range puzzleDirs {
-			nr, nc := n.r+d.dr, n.c+d.dc
+	start := sr*cols + sc
+	visited[start] = true
+	queue := make([]int, 1, rows*cols)
+	queue[0] = start
+	for head := 0; head < len(queue); head++ {
+		cur := queue[head]
+		r, c := cur/cols, cur%cols
+		for di, d := range puzzleDirs {
+			nr, nc := r+d.dr, c+d.dc
 			if nr < 0 || nr >= rows || nc < 0 || nc >= cols || visited[nr*cols+nc] {
 				continue
 			}
-			np := make([]string, len(n.path)+1)
-			copy(np, n.path)
-			np[len(n.path)] = d.name
 			switch grid[nr][nc] {
 			case "#":
-				return np
+				n := 1
+				for x := cur; x != start; x = int(from[x]) {
+					n++
+				}
+				path := make([]string, n)
+				path[n-1] = d.name
+				k := n - 2
+				for x := cur; x != start; x = int(from[x]) {
+					path[k] = puzzleDirs[dir[x]].name
+					k--
+				}
+				return path
 			case "O":
-				visited[nr*cols+nc] = true
-				queue = append(queue, node{nr, nc, np})
+				next := nr*cols + nc
+				visited[next] = true
+				from[next], dir[next] = int32(cur), int8(di)
+				queue = append(queue, next)
 			}
 		}
 	}
