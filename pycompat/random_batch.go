@@ -3,9 +3,11 @@ package pycompat
 import "sync"
 
 // SeedSums reseeds rs[k] with seed+idx[k] for every k, exactly as SeedSum
-// does one at a time. Generators whose seeds fit in 32 bits are seeded four
-// at a time: each seeding is a chain of 1,247 dependent steps, and running
-// four independent chains in one loop lets the processor overlap them.
+// does one at a time. Generators whose seeds fit in 32 bits are seeded
+// together: each seeding is a chain of 1,247 dependent steps, and running
+// independent chains side by side lets the processor overlap them: 32 at
+// once in AVX2 vectors where the processor has them (seedLanes32), then
+// four at a time in a scalar loop.
 func SeedSums(rs []*Random, seed int64, idx []int64) {
 	k := 0
 	if haveSeedLanes && len(rs) >= 32 {
