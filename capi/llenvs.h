@@ -91,6 +91,13 @@ int32_t llenvs_items_arrow(uint64_t handle, const int64_t *indices, size_t n, co
 int32_t llenvs_score_texts(uint64_t handle, const int64_t *indices, const char *const *texts, const int64_t *lens, size_t n, double *totals, double *values, uint8_t *flags, int64_t *spans, int32_t rich, char **out, size_t *out_len);
 int32_t llenvs_set_python_api(void *gil_ensure, void *gil_release, void *as_utf8, void *err_clear, void *tuple_item);
 int32_t llenvs_score_pytuple(uint64_t handle, const int64_t *indices, void *texts, size_t n, double *totals, double *values, uint8_t *flags, int64_t *spans, int32_t rich, char **out, size_t *out_len);
+/* One response, a Python str read in place, for a caller that holds the GIL
+ * (it is not released: the call lasts about a microsecond). result has 6 +
+ * signals 8-byte slots: the total (double), the LLENVS_ITEM_* flags, the
+ * answer's span start and end (int64, when LLENVS_ITEM_SPAN), the error
+ * buffer and its length (set when the call fails), then one double per
+ * signal. */
+int32_t llenvs_score_one(uint64_t handle, int64_t index, void *text, void *result);
 /* Masking (llenvs_mask_batch): n trajectories over a table of tokenised
  * fragments, fragment f = tokens[token_offsets[f] .. token_offsets[f+1]).
  * Trajectory i is segments[segment_offsets[i] .. segment_offsets[i+1]),

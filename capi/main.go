@@ -374,6 +374,51 @@ func dispatch(env core.Environment, method string, args map[string]any) (any, er
 	return nil, fmt.Errorf("environment %q has no method %q", env.Spec().Name, method)
 }
 
+// llenvsgo_score_one scores one response (UTF-8, read in place during the
+// call) into result's slots, laid out as llenvs_score_one documents.
+//
+//export llenvsgo_score_one
+func llenvsgo_score_one(h C.uint64_t, index C.int64_t, text *C.char, n C.int64_t, result *C.double) (rc C.int32_t) {
+	words := unsafe.Slice((*int64)(unsafe.Pointer(result)), 6)
+	out := (**C.char)(unsafe.Pointer(&words[4]))
+	outLen := (*C.size_t)(unsafe.Pointer(&words[5]))
+	defer guard(&rc, out, outLen)
+	env, err := getEnv(uint64(h))
+	if err != nil {
+		return fail(err, out, outLen)
+	}
+	st, ok := env.(core.SingleTurn)
+	if !ok {
+		return fail(fmt.Errorf("environment %q is not single-turn and cannot be scored", env.Spec().Name), out, outLen)
+	}
+	i := int(index)
+	if err := st.Check(i); err != nil {
+		return fail(fmt.Errorf("task_indices[0]: %w", err), out, outLen)
+	}
+	nsig := len(st.SignalSpecs())
+	slots := unsafe.Slice((*float64)(unsafe.Pointer(result)), 6+nsig)
+	var s string
+	if n > 0 {
+		s = unsafe.String((*byte)(unsafe.Pointer(text)), int(n)) // read only during this call
+	}
+	o := core.Scored{Values: slots[6 : 6+nsig : 6+nsig]}
+	core.ScoreOne(st, i, s, &o)
+	var f int64
+	if o.Extraction.Found {
+		f |= itemFound
+		if a, b, ok := spanOf(s, o.Extraction.Answer); ok {
+			words[2], words[3] = a, b
+			f |= itemSpan
+		}
+	}
+	if o.Err != nil {
+		f |= itemError
+	}
+	slots[0] = o.Total
+	words[1] = f
+	return statusOK
+}
+
 //export llenvsgo_score_texts
 func llenvsgo_score_texts(h C.uint64_t, indices *C.int64_t, texts **C.char, lens *C.int64_t, n C.size_t,
 	totals *C.double, values *C.double, flags *C.uint8_t, spans *C.int64_t, rich C.int32_t, out **C.char,

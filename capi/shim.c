@@ -218,6 +218,27 @@ int32_t llenvs_score_pytuple(uint64_t handle, const int64_t *indices, void *text
     return rc;
 }
 
+/* Scores one Python str in place. The caller holds the GIL (ctypes' PyDLL)
+ * and keeps it through the call; see llenvs.h for the result slots. */
+int32_t llenvs_score_one(uint64_t handle, int64_t index, void *text, void *result) {
+    int64_t *slots = result;
+    char **out = (char **)&slots[4];
+    size_t *out_len = (size_t *)&slots[5];
+    if (forked) return fork_error(out, out_len);
+    if (py.as_utf8 == NULL) {
+        set_error(out, out_len, "invalid", "llenvs_score_one: llenvs_set_python_api was not called");
+        return LLENVS_ERR_INVALID;
+    }
+    ptrdiff_t size = 0;
+    const char *p = py.as_utf8(text, &size);
+    if (p == NULL) {
+        py.err_clear();
+        set_error(out, out_len, "encoding", "response 0 is not a str encodable as UTF-8");
+        return LLENVS_ERR_ENCODING;
+    }
+    return llenvsgo_score_one(handle, index, (char *)p, (int64_t)size, (double *)result);
+}
+
 /* Steps a batch of episodes with the str items of a Python tuple, read in
  * place by read_pytuple. */
 int32_t llenvs_episodes_step_pytuple(const uint64_t *episodes, int64_t *steps, const int64_t *which, size_t batch,

@@ -59,6 +59,13 @@ func scoreRange(env SingleTurn, indices []int64, texts []string, outs []Scored, 
 	}
 }
 
+// ScoreOne scores one text against task idx into out, whose Values the
+// caller sizes to the environment's signals; a panic is recovered into
+// out.Err, as in ScoreBatch. The index must have been checked.
+func ScoreOne(env SingleTurn, idx int, text string, out *Scored) {
+	scoreOne(env, idx, text, out)
+}
+
 func scoreOne(env SingleTurn, idx int, text string, out *Scored) {
 	defer func() {
 		if r := recover(); r != nil {

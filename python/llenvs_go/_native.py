@@ -67,6 +67,7 @@ int32_t llenvs_items_arrow(uint64_t handle, const int64_t *indices, size_t n, co
 int32_t llenvs_score_texts(uint64_t handle, const int64_t *indices, const char *const *texts, const int64_t *lens, size_t n, double *totals, double *values, uint8_t *flags, int64_t *spans, int32_t rich, char **out, size_t *out_len);
 int32_t llenvs_set_python_api(void *gil_ensure, void *gil_release, void *as_utf8, void *err_clear, void *tuple_item);
 int32_t llenvs_score_pytuple(uint64_t handle, const int64_t *indices, void *texts, size_t n, double *totals, double *values, uint8_t *flags, int64_t *spans, int32_t rich, char **out, size_t *out_len);
+int32_t llenvs_score_one(uint64_t handle, int64_t index, void *text, void *result);
 int32_t llenvs_mask_batch(const int32_t *tokens, const int64_t *token_offsets, size_t n_fragments, const int32_t *segments, const int64_t *segment_offsets, const double *rewards, const int64_t *reward_offsets, size_t n, int64_t max_length, char **out, size_t *out_len);
 int32_t llenvs_tokenizer_new(const char *json, size_t json_len, uint64_t *handle, char **out, size_t *out_len);
 int32_t llenvs_tokenizer_close(uint64_t handle);
@@ -169,20 +170,18 @@ _score_one: Any = None
 
 
 def score_one_fn() -> Any:
-    """``llenvs_score_pytuple`` called with the GIL held, for one item at a time.
+    """``llenvs_score_one`` called with the GIL held: (handle, index, str, result slots address).
 
     cffi releases the GIL around every call; for a call that lasts about a
-    microsecond, releasing it and taking it back (twice, with the shim's
-    read of the str) costs more than the call, and under a thread pool every
-    release invites a switch to another thread. ctypes' PyDLL keeps the GIL.
-    The arguments are addresses (ints) and the tuple of texts.
+    microsecond, releasing it and taking it back costs more than the call,
+    and under a thread pool every release invites a switch to another
+    thread. ctypes' PyDLL keeps the GIL.
     """
     global _score_one
     lib()
     if _score_one is None:
-        f = ctypes.PyDLL(library_path()).llenvs_score_pytuple
-        p = ctypes.c_void_p
-        f.argtypes = [ctypes.c_uint64, p, ctypes.py_object, ctypes.c_size_t, p, p, p, p, ctypes.c_int32, p, p]
+        f = ctypes.PyDLL(library_path()).llenvs_score_one
+        f.argtypes = [ctypes.c_uint64, ctypes.c_int64, ctypes.py_object, ctypes.c_void_p]
         f.restype = ctypes.c_int32
         _score_one = f
     return _score_one
