@@ -111,4 +111,30 @@ int32_t llenvs_tokenizer_new(const char *json, size_t json_len, uint64_t *handle
 int32_t llenvs_tokenizer_close(uint64_t handle);
 int32_t llenvs_mask_pytexts(uint64_t tokenizer, void *texts, size_t n_texts, const int32_t *carried, const int64_t *carried_offsets, size_t n_carried, const int32_t *segments, const int64_t *segment_offsets, const double *rewards, const int64_t *reward_offsets, size_t n, int64_t max_length, char **out, size_t *out_len);
 
+/* A step that does not send the conversation again
+ * (llenvs_episode_step_told): the action is text[text_len] (text_len < 0:
+ * no text) and tool_calls, a JSON array of {"id", "name", "arguments"}
+ * (tool_calls_len 0: none); step is the state's step count, as in
+ * llenvs_episode_step. The caller keeps the last observation it was told
+ * under a version number (llenvs_env_reset's reply has it as "told"); known
+ * names it. *out gets one JSON array
+ *   [bits, version, keep, prompt, new_messages, tool_results,
+ *    available_tools, task, state, signals, extracted_action,
+ *    resolved_action, info]
+ * where bits holds LLENVS_TOLD_*: without LLENVS_TOLD_OBSERVATION the
+ * observation is unchanged (and its fields are null); otherwise its
+ * messages are the first keep messages of version known followed by
+ * new_messages, and available_tools, task and state are null when they are
+ * the same as in version known (their LLENVS_TOLD_SAME_* bit). An unknown
+ * or stale known (0 included) gets keep 0 and every field. The observation
+ * is then version `version`. Each signal is [name, reward_type, reward,
+ * feedback, weight, metadata]. */
+#define LLENVS_TOLD_TERMINATED 1
+#define LLENVS_TOLD_TRUNCATED 2
+#define LLENVS_TOLD_OBSERVATION 4
+#define LLENVS_TOLD_SAME_TASK 8
+#define LLENVS_TOLD_SAME_STATE 16
+#define LLENVS_TOLD_SAME_TOOLS 32
+int32_t llenvs_episode_step_told(uint64_t episode, int64_t step, uint64_t known, const char *text, int64_t text_len, const char *tool_calls, size_t tool_calls_len, char **out, size_t *out_len);
+
 #endif

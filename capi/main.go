@@ -232,9 +232,11 @@ func llenvsgo_env_reset(h C.uint64_t, req *C.char, reqLen C.size_t, episode *C.u
 	if err != nil {
 		return fail(err, out, outLen)
 	}
-	*episode = C.uint64_t(putHandle(kindEpisode, core.NewRun(env, start)))
-	return reply(map[string]any{"observation": start.Observation, "hidden": start.Hidden, "info": start.Info},
-		out, outLen)
+	run := core.NewRun(env, start)
+	version := run.Begin(&start.Observation) // for llenvs_episode_step_told
+	*episode = C.uint64_t(putHandle(kindEpisode, run))
+	return reply(map[string]any{"observation": start.Observation, "hidden": start.Hidden, "info": start.Info,
+		"told": version}, out, outLen)
 }
 
 //export llenvsgo_episode_step

@@ -86,7 +86,15 @@ type Env struct {
 	// scorer is the inner environment when it scores texts directly (a
 	// core.SingleTurn): Brief then scores without building a StepResult.
 	scorer core.SingleTurn
+	// upperKeyword is the submit keyword upper-cased, as IsSubmit needs it.
+	upperKeyword string
+	// retry[left] is FeedbackPrompt(left, nil), for the first turns (Brief
+	// builds no feedback text).
+	retry []string
 }
+
+// retryCache bounds the feedback prompts made once per environment.
+const retryCache = 64
 
 // Wrap builds the iterative environment around inner from raw settings.
 func Wrap(inner core.Environment, raw map[string]any) (core.Environment, error) {
@@ -104,7 +112,12 @@ func New(inner core.Environment, raw map[string]any) (*Env, error) {
 		return nil, fmt.Errorf("iterative: %s is already multi-turn; iterative wraps single-turn environments "+
 			"(drop the iterative setting)", spec.Name)
 	}
-	e := &Env{inner: inner, cfg: cfg, name: spec.Name + NameSuffix, pure: spec.PureStep}
+	e := &Env{inner: inner, cfg: cfg, name: spec.Name + NameSuffix, pure: spec.PureStep,
+		upperKeyword: pycompat.Upper(cfg.SubmitKeyword)}
+	e.retry = make([]string, min(cfg.MaxTurns, retryCache))
+	for left := 1; left < len(e.retry); left++ {
+		e.retry[left] = FeedbackPrompt(left, nil)
+	}
 	if st, ok := inner.(core.SingleTurn); ok && spec.PureStep {
 		e.scorer = st
 	}
@@ -119,6 +132,10 @@ func New(inner core.Environment, raw map[string]any) (*Env, error) {
 	}
 	return e, nil
 }
+
+// Identity is the name and pure_step of Spec, without building it: the
+// steps of an iterative environment are never pure.
+func (e *Env) Identity() (string, bool) { return e.name, false }
 
 // Config is the environment's iterative settings.
 func (e *Env) Config() Config { return e.cfg }
@@ -171,8 +188,31 @@ func IsSubmit(text, keyword string) bool {
 	if keyword == "" {
 		return false
 	}
+	return isSubmitUpper(text, pycompat.Upper(keyword))
+}
+
+// isSubmitUpper is IsSubmit with the keyword already upper-cased.
+func isSubmitUpper(text, k string) bool {
+	if k == "" {
+		return false
+	}
 	t := strings.TrimLeftFunc(text, pycompat.IsSpace)
-	k := pycompat.Upper(keyword)
+	if asciiPrefix(t, len(k)) && pycompat.IsASCII(k) {
+		// ASCII upper-cases byte by byte, to ASCII: no allocation needed.
+		if len(t) < len(k) {
+			return false
+		}
+		for i := 0; i < len(k); i++ {
+			c := t[i]
+			if 'a' <= c && c <= 'z' {
+				c -= 'a' - 'A'
+			}
+			if c != k[i] {
+				return false
+			}
+		}
+		return true
+	}
 	// Upper-casing can lengthen a rune (ß -> SS); a prefix of twice the
 	// keyword's length is enough.
 	if len(t) > 4*len(k)+8 {
@@ -217,6 +257,7 @@ type episode struct {
 	history []core.Message
 	turn    int
 	done    bool
+	scored  core.Scored // Brief's scratch
 }
 
 // ErrFinished is a step of an episode that has ended.
@@ -267,14 +308,14 @@ func (p *episode) Brief(text string) (core.Brief, error) {
 		return core.Brief{}, err
 	}
 	specs := e.scorer.SignalSpecs()
-	var buf [4]float64
-	out := core.Scored{Values: buf[:0]}
-	if len(specs) <= len(buf) {
-		out.Values = buf[:len(specs)]
-	} else {
-		out.Values = make([]float64, len(specs))
+	// The episode's own scratch: steps of one episode are serialised.
+	out := &p.scored
+	values := out.Values[:0]
+	if cap(values) < len(specs) {
+		values = make([]float64, len(specs))
 	}
-	if err := scoreText(e.scorer, p.req.TaskIndex, p.submission(text), &out); err != nil {
+	*out = core.Scored{Values: values[:len(specs)]}
+	if err := scoreText(e.scorer, p.req.TaskIndex, p.submission(text), out); err != nil {
 		return core.Brief{}, fmt.Errorf("%s: scoring the attempt: %w", e.name, err)
 	}
 	var best *float64
@@ -334,7 +375,7 @@ func (p *episode) advance(text string, solved bool, feedback []string) (terminat
 	submit bool) {
 	cfg := p.env.cfg
 	p.turn++
-	submit = IsSubmit(text, cfg.SubmitKeyword)
+	submit = isSubmitUpper(text, p.env.upperKeyword)
 	terminated = submit || solved
 	truncated = !terminated && p.turn >= cfg.MaxTurns
 	p.done = terminated || truncated
@@ -342,7 +383,11 @@ func (p *episode) advance(text string, solved bool, feedback []string) (terminat
 	if p.done {
 		return terminated, truncated, CompleteText, submit
 	}
-	prompt = FeedbackPrompt(cfg.MaxTurns-p.turn, feedback)
+	if left := cfg.MaxTurns - p.turn; len(feedback) == 0 && left < len(p.env.retry) {
+		prompt = p.env.retry[left]
+	} else {
+		prompt = FeedbackPrompt(left, feedback)
+	}
 	p.history = append(p.history, core.Message{Role: "user", Content: prompt})
 	if !cfg.IncludeHistory {
 		// The inner's own messages, the first user turn, the latest exchange.
@@ -385,4 +430,16 @@ func (e *Env) SignalSpecs() []core.SignalSpec {
 		return s.SignalSpecs()
 	}
 	return nil
+}
+
+// asciiPrefix reports whether the first n bytes of s (all of s when it is
+// shorter) are ASCII.
+func asciiPrefix(s string, n int) bool {
+	n = min(n, len(s))
+	for i := 0; i < n; i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }

@@ -13,6 +13,7 @@ import ctypes
 import faulthandler
 import importlib.resources
 import json
+import json.scanner
 import os
 import threading
 from typing import Any
@@ -70,6 +71,13 @@ int32_t llenvs_mask_batch(const int32_t *tokens, const int64_t *token_offsets, s
 int32_t llenvs_tokenizer_new(const char *json, size_t json_len, uint64_t *handle, char **out, size_t *out_len);
 int32_t llenvs_tokenizer_close(uint64_t handle);
 int32_t llenvs_mask_pytexts(uint64_t tokenizer, void *texts, size_t n_texts, const int32_t *carried, const int64_t *carried_offsets, size_t n_carried, const int32_t *segments, const int64_t *segment_offsets, const double *rewards, const int64_t *reward_offsets, size_t n, int64_t max_length, char **out, size_t *out_len);
+#define LLENVS_TOLD_TERMINATED 1
+#define LLENVS_TOLD_TRUNCATED 2
+#define LLENVS_TOLD_OBSERVATION 4
+#define LLENVS_TOLD_SAME_TASK 8
+#define LLENVS_TOLD_SAME_STATE 16
+#define LLENVS_TOLD_SAME_TOOLS 32
+int32_t llenvs_episode_step_told(uint64_t episode, int64_t step, uint64_t known, const char *text, int64_t text_len, const char *tool_calls, size_t tool_calls_len, char **out, size_t *out_len);
 """
 
 OK = 0
@@ -350,6 +358,40 @@ def episode_step(episode: int, action: dict[str, Any]) -> dict[str, Any]:
     if rc != OK:
         raise_for(rc, data)
     return json.loads(data)
+
+
+TOLD_TERMINATED = 1
+TOLD_TRUNCATED = 2
+TOLD_OBSERVATION = 4
+TOLD_SAME_TASK = 8
+TOLD_SAME_STATE = 16
+TOLD_SAME_TOOLS = 32
+
+# The C scanner of the json module: decodes one JSON value from a str with
+# none of json.loads' wrapping (encoding detection, trailing-space check).
+_scan_json = json.scanner.c_make_scanner(json.JSONDecoder())  # type: ignore[attr-defined]
+
+
+def episode_step_told(episode: int, step: int, known: int, text: bytes | None, tool_calls: bytes | None) -> list[Any]:
+    """Advance an episode without sending its conversation (``llenvs_episode_step_told``).
+
+    ``text`` is the action's UTF-8 (None: no text), ``tool_calls`` a JSON array
+    (None: none); ``known`` is the version of the observation the caller holds.
+    Returns the reply array of llenvs.h.
+    """
+    out = ffi.new("char **")
+    out_len = ffi.new("size_t *")
+    rc = lib().llenvs_episode_step_told(episode, step, known, ffi.NULL if text is None else text,
+                                        -1 if text is None else len(text), tool_calls or ffi.NULL,
+                                        len(tool_calls) if tool_calls else 0, out, out_len)
+    p = out[0]
+    try:
+        data = ffi.unpack(p, out_len[0]) if p != ffi.NULL else b""
+    finally:
+        _lib.llenvs_free(p)
+    if rc != OK:
+        raise_for(rc, data)
+    return _scan_json(data.decode(), 0)[0]
 
 
 def episode_close(episode: int, pid: int) -> None:

@@ -7,6 +7,7 @@ configuration and work after being shipped to Ray actors or spawned workers.
 
 from __future__ import annotations
 
+import json
 import os
 import threading
 import uuid
@@ -17,6 +18,7 @@ from typing import Any
 
 from llenvs_go import _native
 from llenvs_go.core import items
+from llenvs_go.core._build import make
 from llenvs_go.core.environment import EnvironmentSpec, StepResult
 from llenvs_go.core.reward import RewardType, Signal, SignalBundle
 from llenvs_go.core.state import Action, Observation, ObservationContent, State, StateMetadata
@@ -46,21 +48,33 @@ class Episode:
     closed episode.
     """
 
-    __slots__ = ("handle", "pid", "_finalizer", "__weakref__")
+    __slots__ = ("handle", "pid", "told", "_open", "__weakref__")
 
     def __init__(self, handle: int, pid: int):
         self.handle = handle
         self.pid = pid
-        self._finalizer = weakref.finalize(self, _native.episode_close, handle, pid)
+        # The last observation the library told this episode's states, and its
+        # version (llenvs_episode_step_told): a step then brings only what changed.
+        self.told: tuple[Observation, int] | None = None
+        self._open = True
 
     @property
     def alive(self) -> bool:
         """Whether the Go episode can still be stepped from this process."""
-        return self._finalizer.alive and self.pid == os.getpid()
+        return self._open and self.pid == os.getpid()
 
     def close(self) -> None:
-        """Release the Go episode now."""
-        self._finalizer()
+        """Release the Go episode now (again: a no-op)."""
+        if self._open:
+            self._open = False
+            _native.episode_close(self.handle, self.pid)
+
+    def __del__(self) -> None:
+        # Cheaper than a weakref.finalize per episode; a step may start thousands a second.
+        try:
+            self.close()
+        except Exception:  # noqa: BLE001 - interpreter shutdown: the process is going away
+            pass
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_closed_episode, ())
@@ -111,6 +125,9 @@ def reward_type(name: str) -> RewardType:
     return RewardType[name.upper()]
 
 
+_REWARD_TYPES = {rt.name.lower(): rt for rt in RewardType}
+
+
 def _signal(s: dict[str, Any]) -> Signal:
     return Signal(name=s["name"], reward_type=reward_type(s["reward_type"]), reward=s["reward"],
                   feedback=s.get("feedback"), metadata=s.get("metadata"), weight=s["weight"])
@@ -125,24 +142,33 @@ def _tool_parameters(schema: dict[str, Any] | None) -> tuple[ToolParameter, ...]
                  for k, v in (schema.get("properties") or {}).items())
 
 
+def _tool_results(rs: list[dict[str, Any]] | None) -> tuple[ToolResult, ...]:
+    return tuple(ToolResult(call_id=r["call_id"], tool_name=r["tool_name"],
+                            status=ToolResultStatus[r["status"].upper()], output=r.get("output", ""),
+                            error=r.get("error"))
+                 for r in rs or ())
+
+
+def _tools(ts: list[dict[str, Any]] | None) -> tuple[ToolDefinition, ...]:
+    return tuple(ToolDefinition(name=t["name"], description=t.get("description", ""),
+                                parameters=_tool_parameters(t.get("parameters")),
+                                is_terminal=t.get("is_terminal", False), raw_schema=t.get("parameters"))
+                 for t in ts or ())
+
+
+def _content(c: dict[str, Any] | None) -> ObservationContent | None:
+    return None if c is None else ObservationContent(text=c.get("text", ""), data=c.get("data"))
+
+
 def observation_from(o: dict[str, Any]) -> Observation:
     """An llenvs Observation from the Go core's JSON form."""
-    task = o.get("task")
-    st = o.get("state")
     return Observation(
         prompt=o["prompt"],
         messages=tuple(o.get("messages") or ()),
-        tool_results=tuple(
-            ToolResult(call_id=r["call_id"], tool_name=r["tool_name"], status=ToolResultStatus[r["status"].upper()],
-                       output=r.get("output", ""), error=r.get("error"))
-            for r in o.get("tool_results") or ()),
-        available_tools=tuple(
-            ToolDefinition(name=t["name"], description=t.get("description", ""),
-                           parameters=_tool_parameters(t.get("parameters")), is_terminal=t.get("is_terminal", False),
-                           raw_schema=t.get("parameters"))
-            for t in o.get("available_tools") or ()),
-        task=None if task is None else ObservationContent(text=task.get("text", ""), data=task.get("data")),
-        state=None if st is None else ObservationContent(text=st.get("text", ""), data=st.get("data")),
+        tool_results=_tool_results(o.get("tool_results")),
+        available_tools=_tools(o.get("available_tools")),
+        task=_content(o.get("task")),
+        state=_content(o.get("state")),
     )
 
 
@@ -344,8 +370,11 @@ class NativeEnvironment:
         i = self.check_index(options["task_index"])
         episode, start = self._start(i, seed)
         hidden = start["hidden"]
+        observation = observation_from(start["observation"])
+        if episode is not None and start.get("told"):
+            episode.told = (observation, start["told"])
         state = State(
-            observation=observation_from(start["observation"]),
+            observation=observation,
             hidden=self._make_hidden(i, hidden["expected_answer"], hidden["entry"], episode),
             metadata=StateMetadata(step=0, episode_id=options.get("episode_id") or str(uuid.uuid4()),
                                    info={"task_index": i}),
@@ -361,7 +390,65 @@ class NativeEnvironment:
         Single-turn tasks end after one step and their step is pure: taking
         it again from the same state gives the same result.
         """
-        r = self._advance(state, action)
+        if type(self)._advance is NativeEnvironment._advance:
+            episode = getattr(state.hidden, "episode", None)
+            if episode is not None and episode.alive:
+                text = action.text
+                if text is None:
+                    return self._step_told(state, action, episode, None)
+                if type(text) is str:
+                    try:
+                        encoded = text.encode()
+                    except UnicodeEncodeError:  # lone surrogates: the JSON request carries them as escapes
+                        pass
+                    else:
+                        return self._step_told(state, action, episode, encoded)
+        return self._step_reply(state, action, self._advance(state, action))
+
+    def _step_told(self, state: State, action: Action, episode: Episode, text: bytes | None) -> StepResult:
+        """``step`` through ``llenvs_episode_step_told``: only the new part of the observation crosses."""
+        calls = None
+        if action.tool_calls:
+            calls = json.dumps([{"id": c.id, "name": c.name, "arguments": dict(c.arguments)}
+                                for c in action.tool_calls]).encode("utf-8", "surrogatepass")
+        told = episode.told
+        md = state.metadata
+        (bits, version, keep, prompt, new, tool_results, tools, task, st, sigs, extracted, resolved,
+         info) = _native.episode_step_told(episode.handle, md.step, 0 if told is None else told[1], text, calls)
+        if bits & _native.TOLD_OBSERVATION:
+            prev = told[0] if told is not None else None
+            obs = make(Observation, {
+                "prompt": prompt,
+                "messages": prev.messages[:keep] + tuple(new) if keep else tuple(new),  # type: ignore[union-attr]
+                "tool_results": _tool_results(tool_results) if tool_results else (),
+                "available_tools": prev.available_tools if bits & _native.TOLD_SAME_TOOLS  # type: ignore[union-attr]
+                else _tools(tools),
+                "task": prev.task if bits & _native.TOLD_SAME_TASK else _content(task),  # type: ignore[union-attr]
+                "state": prev.state if bits & _native.TOLD_SAME_STATE else _content(st),  # type: ignore[union-attr]
+            })
+            episode.told = (obs, version)
+        else:
+            obs = state.observation
+        terminated, truncated = bool(bits & _native.TOLD_TERMINATED), bool(bits & _native.TOLD_TRUNCATED)
+        done = terminated or truncated
+        next_state = make(State, {
+            "observation": obs, "hidden": state.hidden,
+            "metadata": make(StateMetadata, {"step": md.step + 1, "episode_id": md.episode_id, "is_terminal": done,
+                                             "info": {**md.info, "response": action.text}})})
+        types = _REWARD_TYPES
+        signals = tuple(make(Signal, {"name": n, "reward_type": types[t], "reward": r,
+                                      "feedback": f, "metadata": m, "weight": w})
+                        for n, t, r, f, w, m in sigs)
+        if self._python_rewards:
+            signals += tuple(f.compute(state, action, next_state) for f in self._python_rewards)
+        if done:
+            episode.close()
+        return make(StepResult, {"next_state": next_state, "rewards": make(SignalBundle, {"signals": signals}),
+                                 "terminated": terminated, "truncated": truncated, "extracted_action": extracted,
+                                 "resolved_action": resolved, "info": info or {}})
+
+    def _step_reply(self, state: State, action: Action, r: dict[str, Any]) -> StepResult:
+        """The StepResult of a step reply in the JSON form of ``llenvs_episode_step``."""
         obs = r["observation"]
         md = state.metadata
         done = bool(r["terminated"] or r["truncated"])

@@ -22,6 +22,7 @@ from typing import Any, Literal
 
 from llenvs_go import _native
 from llenvs_go._native import ffi
+from llenvs_go.core._build import gc_paused, make
 from llenvs_go.core.state import Action, State
 from llenvs_go.core.tools import ToolCall, ToolResult
 from llenvs_go.core.trajectory import Trajectory, Transition
@@ -476,15 +477,20 @@ class TrajectoryMasker:
 
     def _unpack(self, buf: bytes, fr: _Fragments, rewards: list[list[float]]) -> list[MaskedTrajectory]:
         """MaskedTrajectories from the packed buffer of the Go core (layout: masking.Packed)."""
+        with gc_paused():  # millions of acyclic tuples: no collection pass can free any of them
+            return self._unpack_all(buf, fr, rewards)
+
+    def _unpack_all(self, buf: bytes, fr: _Fragments, rewards: list[list[float]]) -> list[MaskedTrajectory]:
         n = len(rewards)
         mv = memoryview(buf)
         hdr = mv[8:8 + 32 * (n + 1)].cast("q").tolist()
         po, ro, so, to = hdr[0:n + 1], hdr[n + 1:2 * n + 2], hdr[2 * n + 2:3 * n + 3], hdr[3 * n + 3:]
         P, R, S, T = po[n], ro[n], so[n], to[n]
         off = 8 + 32 * (n + 1) + 8 * R  # token_rewards (dense) are rebuilt from reward_at
-        pids = mv[off:off + 4 * P].cast("i")
+        # Whole columns to lists at once (C loops); per trajectory only slices of them.
+        pids = mv[off:off + 4 * P].cast("i").tolist()
         off += 4 * P
-        rids = mv[off:off + 4 * R].cast("i")
+        rids = mv[off:off + 4 * R].cast("i").tolist()
         off += 4 * R
         recs = mv[off:off + 20 * S].cast("i").tolist()
         off += 20 * S
@@ -495,6 +501,7 @@ class TrajectoryMasker:
         decode = getattr(self.tokenizer, "decode", None)
         any_logprobs = any(lp is not None for lp in fr.carried_logprobs)
         texts, n_texts = fr.texts, len(fr.texts)
+        sources = _SOURCES
         out = []
         for i in range(n):
             r0, r1 = ro[i], ro[i + 1]
@@ -503,7 +510,7 @@ class TrajectoryMasker:
             for r, pos in zip(rewards[i], reward_at[to[i]:to[i + 1]], strict=True):
                 if pos >= 0:
                     token_rewards[pos] += r
-            spans = []
+            spans: list[TokenSpan] = []
             logprobs: list[float] | None = [0.0] * (r1 - r0) if any_logprobs else None
             last = so[i + 1] - 1
             for k in range(so[i], so[i + 1]):
@@ -512,14 +519,16 @@ class TrajectoryMasker:
                 text = texts[frag] if frag < n_texts else fr.carried_texts[frag - n_texts]
                 if k == last and trunc[i] and decode is not None:  # possibly cut at max_length
                     text = decode(list(tok))
-                spans.append(TokenSpan(text, tok, _SOURCES[source], step))
+                spans.append(make(TokenSpan, {"text": text, "token_ids": tok, "source": sources[source],
+                                              "step_index": step}))
                 lp = None if frag < n_texts else fr.carried_logprobs[frag - n_texts]
                 if logprobs is not None and lp is not None:
                     logprobs[start:end] = [float(x) for x in lp[:end - start]]
-            out.append(MaskedTrajectory(
-                tuple(pids[po[i]:po[i + 1]]), response, tuple(mask[r0:r1]), tuple(spans), tuple(rewards[i]),
-                len(rewards[i]), bool(trunc[i]), tuple(token_rewards),
-                None if logprobs is None else tuple(logprobs)))
+            out.append(make(MaskedTrajectory, {
+                "prompt_ids": tuple(pids[po[i]:po[i + 1]]), "response_ids": response,
+                "response_mask": tuple(mask[r0:r1]), "spans": tuple(spans), "rewards": tuple(rewards[i]),
+                "num_turns": len(rewards[i]), "truncated": bool(trunc[i]), "token_rewards": tuple(token_rewards),
+                "response_logprobs": None if logprobs is None else tuple(logprobs)}))
         return out
 
 

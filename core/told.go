@@ -1,0 +1,103 @@
+package core
+
+// Told is a step's next observation told against the observation the caller
+// already holds, so that a long conversation is not sent again every step.
+//
+// The caller and the Run each keep the last observation told, under a
+// version number. A step that names the Run's current version gets only
+// what changed: how many of the previous messages stay (a prefix), the new
+// messages after them, and whether the task, state and available tools are
+// the same objects as before. A step naming any other version (0: none)
+// gets everything (Keep 0, no Same* flags). Either way the Run then holds
+// the new observation under a new version, returned in Version.
+type Told struct {
+	// Version names the observation after this step; 0 when the step
+	// returned no observation (the caller's stays as it was).
+	Version uint64
+	// Keep is the number of messages of the previous observation that begin
+	// the new one; New are the messages after them.
+	Keep int
+	New  []Message
+	// SameTask, SameState and SameTools say that the task, the state and
+	// the available tools are those of the previous observation.
+	SameTask, SameState, SameTools bool
+}
+
+// mirror is the last observation a Run told its caller.
+type mirror struct {
+	version uint64
+	msgs    []Message
+	task    *Content
+	state   *Content
+	tools   []ToolDefinition
+}
+
+// tell records obs as told and returns it as a Told against the
+// observation of version known.
+func (m *mirror) tell(obs *Observation, known uint64) Told {
+	if obs == nil {
+		return Told{}
+	}
+	t := Told{New: obs.Messages}
+	if known != 0 && known == m.version {
+		k := 0
+		for k < len(m.msgs) && k < len(obs.Messages) && sameMessage(&m.msgs[k], &obs.Messages[k]) {
+			k++
+		}
+		t.Keep, t.New = k, obs.Messages[k:]
+		t.SameTask = obs.Task == m.task
+		t.SameState = obs.State == m.state
+		t.SameTools = sameTools(obs.AvailableTools, m.tools)
+	}
+	m.remember(obs)
+	t.Version = m.version
+	return t
+}
+
+// remember holds a copy of obs's messages (an episode may reuse the array
+// it returned) and moves to a new version.
+func (m *mirror) remember(obs *Observation) {
+	m.msgs = append(m.msgs[:0], obs.Messages...)
+	m.task, m.state, m.tools = obs.Task, obs.State, obs.AvailableTools
+	m.version++
+}
+
+// sameMessage compares two messages; strings compare by pointer first, so
+// unchanged history costs next to nothing. Tool calls are the same when
+// they are the same slice.
+func sameMessage(a, b *Message) bool {
+	if a.Role != b.Role || a.Content != b.Content || a.ToolCallID != b.ToolCallID || a.Name != b.Name ||
+		len(a.ToolCalls) != len(b.ToolCalls) {
+		return false
+	}
+	return len(a.ToolCalls) == 0 || &a.ToolCalls[0] == &b.ToolCalls[0]
+}
+
+func sameTools(a, b []ToolDefinition) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
+// Begin records the observation reset returned as told, version 1, for a
+// caller that keeps it.
+func (r *Run) Begin(obs *Observation) uint64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.told.remember(obs)
+	return r.told.version
+}
+
+// StepTold advances the episode as Step does and tells the next
+// observation against the one of version known (see Told).
+func (r *Run) StepTold(fromStep int, a Action, known uint64) (StepResult, Told, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.pure && fromStep != r.step {
+		return StepResult{}, Told{}, &StaleStateError{Env: r.name, Expected: r.step, Got: fromStep}
+	}
+	res, err := r.episode.Step(a)
+	if err != nil {
+		return StepResult{}, Told{}, err
+	}
+	r.step = fromStep + 1
+	return res, r.told.tell(res.Observation, known), nil
+}
