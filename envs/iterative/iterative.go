@@ -234,6 +234,11 @@ func (e *Env) Reset(r core.ResetRequest) (core.Start, error) {
 	msgs := append(append(make([]core.Message, 0, len(obs.Messages)+1+2*e.cfg.MaxTurns), obs.Messages...), first)
 	ep := &episode{env: e, req: r, inner: start.Episode, pure: e.pure, task: obs.Task,
 		base: len(obs.Messages), history: msgs}
+	if ts, ok := e.scorer.(core.TaskScorer); ok {
+		if target, err := ts.Task(r.TaskIndex); err == nil {
+			ep.target = target
+		}
+	}
 	info := make(map[string]any, len(start.Info)+1)
 	for k, v := range start.Info {
 		info[k] = v
@@ -258,6 +263,9 @@ type episode struct {
 	turn    int
 	done    bool
 	scored  core.Scored // Brief's scratch
+	// target is the inner task as the inner TaskScorer looked it up (nil:
+	// Brief scores by task index).
+	target any
 }
 
 // ErrFinished is a step of an episode that has ended.
@@ -315,7 +323,7 @@ func (p *episode) Brief(text string) (core.Brief, error) {
 		values = make([]float64, len(specs))
 	}
 	*out = core.Scored{Values: values[:len(specs)]}
-	if err := scoreText(e.scorer, p.req.TaskIndex, p.submission(text), out); err != nil {
+	if err := scoreText(e.scorer, p.target, p.req.TaskIndex, p.submission(text), out); err != nil {
 		return core.Brief{}, fmt.Errorf("%s: scoring the attempt: %w", e.name, err)
 	}
 	var best *float64
@@ -329,15 +337,20 @@ func (p *episode) Brief(text string) (core.Brief, error) {
 	return core.Brief{Total: out.Total, Terminated: terminated, Truncated: truncated, Prompt: prompt}, nil
 }
 
-// scoreText scores text as the inner step does, turning a panic into an
-// error.
-func scoreText(st core.SingleTurn, i int, text string, out *core.Scored) (err error) {
+// scoreText scores text as the inner step does (against target when the
+// inner environment looked the task up for the episode), turning a panic
+// into an error.
+func scoreText(st core.SingleTurn, target any, i int, text string, out *core.Scored) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("scoring task %d failed: %v", i, r)
 		}
 	}()
-	st.ScoreText(i, text, out)
+	if target != nil {
+		st.(core.TaskScorer).ScoreTask(target, text, out)
+	} else {
+		st.ScoreText(i, text, out)
+	}
 	if out.Err != nil {
 		return out.Err
 	}
