@@ -7,6 +7,7 @@ package main
 import "C"
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"unicode/utf8"
@@ -28,15 +29,17 @@ const (
 // llenvsgo_episode_step_told steps an episode from step step with the text
 // text[textLen] (textLen < 0: no text) and the tool calls in calls (a JSON
 // array, callsLen 0: none), and replies with the step told against the
-// observation of version known (see core.Told), as one JSON array:
+// observation of version known (see core.Told): an 8-byte little-endian
+// length n, then n bytes of one JSON array
 //
 //	[bits, version, keep, prompt, new messages, tool_results, available_tools,
-//	 task, state, signals, extracted_action, resolved_action, info]
+//	 task, state, signals, extracted_action, resolved_action]
 //
-// bits holds toldTerminated .. toldSameTools; without toldObservation the
-// observation fields are null. available_tools, task and state are null
-// when their toldSame* bit is set. Each signal is [name, reward_type,
-// reward, feedback, weight, metadata].
+// then the details, one JSON array [info, [metadata of each signal]], which
+// a caller may decode only when it reads them. bits holds toldTerminated ..
+// toldSameTools; without toldObservation the observation fields are null.
+// available_tools, task and state are null when their toldSame* bit is set.
+// Each signal is [name, reward_type, reward, feedback, weight].
 //
 //export llenvsgo_episode_step_told
 func llenvsgo_episode_step_told(h C.uint64_t, step C.int64_t, known C.uint64_t, text *C.char, textLen C.int64_t,
@@ -66,11 +69,24 @@ func llenvsgo_episode_step_told(h C.uint64_t, step C.int64_t, known C.uint64_t, 
 	if err != nil {
 		return fail(err, out, outLen)
 	}
-	return reply(toldReply(res, told), out, outLen)
+	head, details := toldReply(res, told)
+	hb, err := marshal(head)
+	if err != nil {
+		return fail(fmt.Errorf("encoding reply: %w", err), out, outLen)
+	}
+	db, err := marshal(details)
+	if err != nil {
+		return fail(fmt.Errorf("encoding reply: %w", err), out, outLen)
+	}
+	buf := make([]byte, 8, 8+len(hb)+len(db))
+	binary.LittleEndian.PutUint64(buf, uint64(len(hb)))
+	toC(append(append(buf, hb...), db...), out, outLen)
+	return statusOK
 }
 
-// toldReply is the positional reply of llenvsgo_episode_step_told.
-func toldReply(res core.StepResult, t core.Told) []any {
+// toldReply is the reply of llenvsgo_episode_step_told: its head and its
+// details.
+func toldReply(res core.StepResult, t core.Told) (head, details []any) {
 	bits := 0
 	if res.Terminated {
 		bits |= toldTerminated
@@ -78,8 +94,8 @@ func toldReply(res core.StepResult, t core.Told) []any {
 	if res.Truncated {
 		bits |= toldTruncated
 	}
-	r := make([]any, 13)
-	r[0], r[1] = 0, t.Version
+	r := make([]any, 12)
+	r[1] = t.Version
 	if o := res.Observation; o != nil {
 		bits |= toldObservation
 		r[2], r[3], r[4], r[5] = t.Keep, o.Prompt, nonNil(t.New), o.ToolResults
@@ -101,12 +117,14 @@ func toldReply(res core.StepResult, t core.Told) []any {
 	}
 	r[0] = bits
 	sig := make([]any, len(res.Signals))
+	meta := make([]any, len(res.Signals))
 	for k := range res.Signals {
 		s := &res.Signals[k]
-		sig[k] = []any{s.Name, s.Type, s.Reward, s.Feedback, s.Weight, s.Metadata}
+		sig[k] = []any{s.Name, s.Type, s.Reward, s.Feedback, s.Weight}
+		meta[k] = s.Metadata
 	}
-	r[9], r[10], r[11], r[12] = sig, res.ExtractedAction, res.ResolvedAction, res.Info
-	return r
+	r[9], r[10], r[11] = sig, res.ExtractedAction, res.ResolvedAction
+	return r, []any{res.Info, meta}
 }
 
 func nonNil(m []core.Message) []core.Message {

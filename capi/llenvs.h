@@ -117,18 +117,21 @@ int32_t llenvs_mask_pytexts(uint64_t tokenizer, void *texts, size_t n_texts, con
  * (tool_calls_len 0: none); step is the state's step count, as in
  * llenvs_episode_step. The caller keeps the last observation it was told
  * under a version number (llenvs_env_reset's reply has it as "told"); known
- * names it. *out gets one JSON array
+ * names it. *out gets an 8-byte little-endian length n, then n bytes of one
+ * JSON array
  *   [bits, version, keep, prompt, new_messages, tool_results,
  *    available_tools, task, state, signals, extracted_action,
- *    resolved_action, info]
- * where bits holds LLENVS_TOLD_*: without LLENVS_TOLD_OBSERVATION the
+ *    resolved_action]
+ * then the step's details, one JSON array [info, [metadata of each signal]]
+ * (to the end of the buffer), which a caller may decode only when read.
+ * bits holds LLENVS_TOLD_*: without LLENVS_TOLD_OBSERVATION the
  * observation is unchanged (and its fields are null); otherwise its
  * messages are the first keep messages of version known followed by
  * new_messages, and available_tools, task and state are null when they are
  * the same as in version known (their LLENVS_TOLD_SAME_* bit). An unknown
  * or stale known (0 included) gets keep 0 and every field. The observation
  * is then version `version`. Each signal is [name, reward_type, reward,
- * feedback, weight, metadata]. */
+ * feedback, weight]. */
 #define LLENVS_TOLD_TERMINATED 1
 #define LLENVS_TOLD_TRUNCATED 2
 #define LLENVS_TOLD_OBSERVATION 4

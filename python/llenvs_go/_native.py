@@ -370,17 +370,38 @@ TOLD_SAME_TOOLS = 32
 # The C scanner of the json module: decodes one JSON value from a str with
 # none of json.loads' wrapping (encoding detection, trailing-space check).
 _scan_json = json.scanner.c_make_scanner(json.JSONDecoder())  # type: ignore[attr-defined]
+_CHARPP = ffi.typeof("char **")
+_SIZEP = ffi.typeof("size_t *")
 
 
-def episode_step_told(episode: int, step: int, known: int, text: bytes | None, tool_calls: bytes | None) -> list[Any]:
+class StepDetails:
+    """The details part of a told step's reply (info and signal metadata), decoded the first time it is read."""
+
+    __slots__ = ("_data", "_value")
+
+    def __init__(self, data: bytes):
+        self._data = data
+        self._value: list[Any] | None = None
+
+    def get(self) -> list[Any]:
+        """``[info, [metadata of each signal]]``."""
+        v = self._value
+        if v is None:
+            v = self._value = json.loads(self._data)
+            self._data = b""
+        return v
+
+
+def episode_step_told(episode: int, step: int, known: int, text: bytes | None,
+                      tool_calls: bytes | None) -> tuple[list[Any], StepDetails]:
     """Advance an episode without sending its conversation (``llenvs_episode_step_told``).
 
     ``text`` is the action's UTF-8 (None: no text), ``tool_calls`` a JSON array
     (None: none); ``known`` is the version of the observation the caller holds.
-    Returns the reply array of llenvs.h.
+    Returns the head array of llenvs.h, decoded, and the details, left encoded.
     """
-    out = ffi.new("char **")
-    out_len = ffi.new("size_t *")
+    out = ffi.new(_CHARPP)
+    out_len = ffi.new(_SIZEP)
     rc = lib().llenvs_episode_step_told(episode, step, known, ffi.NULL if text is None else text,
                                         -1 if text is None else len(text), tool_calls or ffi.NULL,
                                         len(tool_calls) if tool_calls else 0, out, out_len)
@@ -391,7 +412,8 @@ def episode_step_told(episode: int, step: int, known: int, text: bytes | None, t
         _lib.llenvs_free(p)
     if rc != OK:
         raise_for(rc, data)
-    return _scan_json(data.decode(), 0)[0]
+    n = int.from_bytes(data[:8], "little")
+    return _scan_json(data[8:8 + n].decode(), 0)[0], StepDetails(data[8 + n:])
 
 
 def episode_close(episode: int, pid: int) -> None:

@@ -413,8 +413,9 @@ class NativeEnvironment:
                                 for c in action.tool_calls]).encode("utf-8", "surrogatepass")
         told = episode.told
         md = state.metadata
-        (bits, version, keep, prompt, new, tool_results, tools, task, st, sigs, extracted, resolved,
-         info) = _native.episode_step_told(episode.handle, md.step, 0 if told is None else told[1], text, calls)
+        head, details = _native.episode_step_told(episode.handle, md.step, 0 if told is None else told[1], text,
+                                                  calls)
+        bits, version, keep, prompt, new, tool_results, tools, task, st, sigs, extracted, resolved = head
         if bits & _native.TOLD_OBSERVATION:
             prev = told[0] if told is not None else None
             obs = make(Observation, {
@@ -435,17 +436,18 @@ class NativeEnvironment:
             "observation": obs, "hidden": state.hidden,
             "metadata": make(StateMetadata, {"step": md.step + 1, "episode_id": md.episode_id, "is_terminal": done,
                                              "info": {**md.info, "response": action.text}})})
+        # info and the signals' metadata stay encoded until read (StepResult.info, Signal.metadata).
         types = _REWARD_TYPES
-        signals = tuple(make(Signal, {"name": n, "reward_type": types[t], "reward": r,
-                                      "feedback": f, "metadata": m, "weight": w})
-                        for n, t, r, f, w, m in sigs)
+        signals = tuple(make(Signal, {"name": n, "reward_type": types[t], "reward": r, "feedback": f,
+                                      "_metadata_source": (details, k), "weight": w})
+                        for k, (n, t, r, f, w) in enumerate(sigs))
         if self._python_rewards:
             signals += tuple(f.compute(state, action, next_state) for f in self._python_rewards)
         if done:
             episode.close()
         return make(StepResult, {"next_state": next_state, "rewards": make(SignalBundle, {"signals": signals}),
                                  "terminated": terminated, "truncated": truncated, "extracted_action": extracted,
-                                 "resolved_action": resolved, "info": info or {}})
+                                 "resolved_action": resolved, "_info_source": details})
 
     def _step_reply(self, state: State, action: Action, r: dict[str, Any]) -> StepResult:
         """The StepResult of a step reply in the JSON form of ``llenvs_episode_step``."""
