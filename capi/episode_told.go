@@ -10,6 +10,9 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
+	"strconv"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/llenvs/llenvs-go/core"
@@ -24,6 +27,9 @@ const (
 	toldSameTask    = 8
 	toldSameState   = 16
 	toldSameTools   = 32
+	// toldDetailsLater: the details are not in the reply; the environment's
+	// "details" method rebuilds them from the recipe at the end of the head.
+	toldDetailsLater = 64
 )
 
 // llenvsgo_episode_step_told steps an episode from step step with the text
@@ -65,18 +71,40 @@ func llenvsgo_episode_step_told(h C.uint64_t, step C.int64_t, known C.uint64_t, 
 			return fail(fmt.Errorf("malformed tool calls: %w", err), out, outLen)
 		}
 	}
-	res, told, err := run.StepTold(int(step), a, uint64(known))
-	if err != nil {
-		return fail(err, out, outLen)
+	var head, details []any
+	told, ok := core.Told{}, false
+	if a.Text != nil && len(a.ToolCalls) == 0 {
+		var t core.Telling
+		t, told, ok, err = run.TellText(int(step), *a.Text, uint64(known))
+		if err != nil {
+			return fail(err, out, outLen)
+		}
+		if ok {
+			bp := replyBuffers.Get().(*[]byte)
+			buf := appendTelling((*bp)[:0], t, told)
+			toC(buf, out, outLen)
+			*bp = buf
+			replyBuffers.Put(bp)
+			return statusOK
+		}
 	}
-	head, details := toldReply(res, told)
+	if !ok {
+		var res core.StepResult
+		res, told, err = run.StepTold(int(step), a, uint64(known))
+		if err != nil {
+			return fail(err, out, outLen)
+		}
+		head, details = toldReply(res, told)
+	}
 	hb, err := marshal(head)
 	if err != nil {
 		return fail(fmt.Errorf("encoding reply: %w", err), out, outLen)
 	}
-	db, err := marshal(details)
-	if err != nil {
-		return fail(fmt.Errorf("encoding reply: %w", err), out, outLen)
+	var db []byte
+	if details != nil {
+		if db, err = marshal(details); err != nil {
+			return fail(fmt.Errorf("encoding reply: %w", err), out, outLen)
+		}
 	}
 	buf := make([]byte, 8, 8+len(hb)+len(db))
 	binary.LittleEndian.PutUint64(buf, uint64(len(hb)))
@@ -125,6 +153,136 @@ func toldReply(res core.StepResult, t core.Told) (head, details []any) {
 	}
 	r[9], r[10], r[11] = sig, res.ExtractedAction, res.ResolvedAction
 	return r, []any{res.Info, meta}
+}
+
+// replyBuffers recycles the buffers told replies are written into.
+var replyBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
+
+// appendTelling writes the told reply of a step taken as a Telling: the
+// length-prefixed head, written directly (no intermediate values: a step
+// of a many-episode loop allocates next to nothing), with the recipe as its
+// 13th element and no details (toldDetailsLater).
+func appendTelling(b []byte, t core.Telling, told core.Told) []byte {
+	bits := toldObservation | toldDetailsLater
+	if t.Terminated {
+		bits |= toldTerminated
+	}
+	if t.Truncated {
+		bits |= toldTruncated
+	}
+	if told.SameTools {
+		bits |= toldSameTools
+	}
+	if told.SameTask {
+		bits |= toldSameTask
+	}
+	if told.SameState {
+		bits |= toldSameState
+	}
+	b = append(b, 0, 0, 0, 0, 0, 0, 0, 0, '[')
+	b = strconv.AppendInt(b, int64(bits), 10)
+	b = append(b, ',')
+	b = strconv.AppendUint(b, told.Version, 10)
+	b = append(b, ',')
+	b = strconv.AppendInt(b, int64(told.Keep), 10)
+	b = append(b, ',')
+	b = appendJSONString(b, t.Prompt)
+	b = append(b, ",["...)
+	for k := range told.New {
+		if k > 0 {
+			b = append(b, ',')
+		}
+		b = appendMessage(b, &told.New[k])
+	}
+	b = append(b, "],null,"...)
+	o := &t.Observation
+	b = appendUnlessSame(b, told.SameTools, o.AvailableTools)
+	b = appendUnlessSame(b, told.SameTask, o.Task)
+	b = appendUnlessSame(b, told.SameState, o.State)
+	b = append(b, '[')
+	for k, s := range t.Specs {
+		if k > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '[')
+		b = appendJSONString(b, s.Name)
+		b = append(b, ',')
+		b = appendJSONString(b, string(s.Type))
+		b = append(b, ',')
+		b = appendNumber(b, t.Values[k])
+		b = append(b, ",null,"...)
+		b = appendNumber(b, s.Weight)
+		b = append(b, ']')
+	}
+	b = append(b, "],"...)
+	b = appendJSON(b, t.Extracted)
+	b = append(b, ',')
+	b = appendJSON(b, t.Resolved)
+	b = append(b, ',')
+	b = appendJSON(b, t.Recipe)
+	b = append(b, ']')
+	binary.LittleEndian.PutUint64(b[:8], uint64(len(b)-8))
+	return b
+}
+
+// appendMessage writes a message as encoding/json would (fields in order,
+// empty optional ones left out).
+func appendMessage(b []byte, m *core.Message) []byte {
+	if len(m.ToolCalls) > 0 {
+		enc, err := marshal(m)
+		if err != nil {
+			return append(b, "null"...)
+		}
+		return append(b, enc...)
+	}
+	b = append(b, `{"role":`...)
+	b = appendJSONString(b, m.Role)
+	b = append(b, `,"content":`...)
+	b = appendJSONString(b, m.Content)
+	if m.ToolCallID != "" {
+		b = append(b, `,"tool_call_id":`...)
+		b = appendJSONString(b, m.ToolCallID)
+	}
+	if m.Name != "" {
+		b = append(b, `,"name":`...)
+		b = appendJSONString(b, m.Name)
+	}
+	return append(b, '}')
+}
+
+// appendUnlessSame writes null and a comma when same, else v and a comma.
+func appendUnlessSame(b []byte, same bool, v any) []byte {
+	if same {
+		return append(b, "null,"...)
+	}
+	enc, err := marshal(v)
+	if err != nil {
+		enc = []byte("null")
+	}
+	return append(append(b, enc...), ',')
+}
+
+// appendNumber writes a float as encoding/json does (shortest form, no
+// exponent between 1e-6 and 1e21, so that whole numbers read back as
+// Python ints as through the general codec); NaN and infinities as null.
+func appendNumber(b []byte, f float64) []byte {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return append(b, "null"...)
+	}
+	abs := math.Abs(f)
+	format := byte('f')
+	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	n := len(b)
+	b = strconv.AppendFloat(b, f, format, -1, 64)
+	if format == 'e' { // 1e-07 -> 1e-7, as encoding/json writes it
+		if m := len(b); m-n >= 4 && b[m-4] == 'e' && b[m-3] == '-' && b[m-2] == '0' {
+			b[m-2] = b[m-1]
+			b = b[:m-1]
+		}
+	}
+	return b
 }
 
 func nonNil(m []core.Message) []core.Message {

@@ -131,13 +131,17 @@ int32_t llenvs_mask_pytexts(uint64_t tokenizer, void *texts, size_t n_texts, con
  * the same as in version known (their LLENVS_TOLD_SAME_* bit). An unknown
  * or stale known (0 included) gets keep 0 and every field. The observation
  * is then version `version`. Each signal is [name, reward_type, reward,
- * feedback, weight]. */
+ * feedback, weight]. With LLENVS_TOLD_DETAILS_LATER the details are not in
+ * the buffer: the head has a 13th element, a recipe, and the environment's
+ * llenvs_env_call method "details" ({"recipe": recipe}) returns them (the
+ * iterative environment scores the attempt again: its inner step is pure). */
 #define LLENVS_TOLD_TERMINATED 1
 #define LLENVS_TOLD_TRUNCATED 2
 #define LLENVS_TOLD_OBSERVATION 4
 #define LLENVS_TOLD_SAME_TASK 8
 #define LLENVS_TOLD_SAME_STATE 16
 #define LLENVS_TOLD_SAME_TOOLS 32
+#define LLENVS_TOLD_DETAILS_LATER 64
 int32_t llenvs_episode_step_told(uint64_t episode, int64_t step, uint64_t known, const char *text, int64_t text_len, const char *tool_calls, size_t tool_calls_len, char **out, size_t *out_len);
 
 #endif

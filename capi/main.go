@@ -221,6 +221,10 @@ func llenvsgo_env_reset(h C.uint64_t, req *C.char, reqLen C.size_t, episode *C.u
 		TaskIndex *int64         `json:"task_index"`
 		Seed      *int64         `json:"seed"`
 		Options   map[string]any `json:"options"`
+		// Entry false: leave hidden.entry out when the environment serves
+		// it through its "entries" method (the reply then says
+		// "entry_later": true).
+		Entry *bool `json:"entry"`
 	}
 	if err := unmarshal(input(req, reqLen), &r); err != nil {
 		return fail(fmt.Errorf("malformed reset request: %w", err), out, outLen)
@@ -235,8 +239,22 @@ func llenvsgo_env_reset(h C.uint64_t, req *C.char, reqLen C.size_t, episode *C.u
 	run := core.NewRun(env, start)
 	version := run.Begin(&start.Observation) // for llenvs_episode_step_told
 	*episode = C.uint64_t(putHandle(kindEpisode, run))
-	return reply(map[string]any{"observation": start.Observation, "hidden": start.Hidden, "info": start.Info,
-		"told": version}, out, outLen)
+	rep := map[string]any{"observation": start.Observation, "hidden": start.Hidden, "info": start.Info,
+		"told": version}
+	if r.Entry != nil && !*r.Entry && servesEntries(env) {
+		start.Hidden.Entry = nil
+		rep["hidden"], rep["entry_later"] = start.Hidden, true
+	}
+	return reply(rep, out, outLen)
+}
+
+// servesEntries reports whether env answers the "entries" method.
+func servesEntries(env core.Environment) bool {
+	if s, ok := env.(interface{ ServesEntries() bool }); ok {
+		return s.ServesEntries()
+	}
+	_, ok := env.(interface{ EntryAny(int) (any, error) })
+	return ok
 }
 
 //export llenvsgo_episode_step
@@ -325,6 +343,17 @@ func dispatch(env core.Environment, method string, args map[string]any) (any, er
 			}
 		}
 		return entries, nil
+	case "details":
+		d, ok := env.(core.Detailer)
+		if !ok {
+			break
+		}
+		recipe, _ := args["recipe"].([]any)
+		info, meta, err := d.Details(recipe)
+		if err != nil {
+			return nil, err
+		}
+		return []any{info, meta}, nil
 	case "score_answers":
 		sa, ok := env.(interface {
 			ScoreAnswer(int, *string) (float64, error)

@@ -6,8 +6,10 @@ import (
 	"github.com/llenvs/llenvs-go/core"
 )
 
+// BenchmarkToldStep is one told step of an iterative episode, reply encoded,
+// with 20,000 other episodes alive (as a trainer holds them).
 func BenchmarkToldStep(b *testing.B) {
-	cfg, err := core.DecodeEnvConfig(map[string]any{"name": "leg_counting", "size": 100, "seed": 1,
+	cfg, err := core.DecodeEnvConfig(map[string]any{"name": "leg_counting", "size": 20000, "seed": 1,
 		"iterative": map[string]any{"max_turns": 3}})
 	if err != nil {
 		b.Fatal(err)
@@ -16,39 +18,40 @@ func BenchmarkToldStep(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	text := "Counting legs animal by animal. <answer>-1</answer>"
-	b.Run("reset", func(b *testing.B) {
-		for i := 0; i < b.N; i++ {
-			start, _ := env.Reset(core.ResetRequest{TaskIndex: i % 100})
-			run := core.NewRun(env, start)
-			run.Begin(&start.Observation)
+	live := make([]*core.Run, 20000)
+	versions := make([]uint64, len(live))
+	for i := range live {
+		start, err := env.Reset(core.ResetRequest{TaskIndex: i})
+		if err != nil {
+			b.Fatal(err)
 		}
-	})
-	b.Run("step", func(b *testing.B) {
-		for i := 0; i < b.N; i++ {
+		live[i] = core.NewRun(env, start)
+		versions[i] = live[i].Begin(&start.Observation)
+	}
+	text := "Counting legs animal by animal, then adding them up. <answer>-1</answer>"
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		k := i % len(live)
+		if i > 0 && k == 0 {
 			b.StopTimer()
-			start, _ := env.Reset(core.ResetRequest{TaskIndex: i % 100})
-			run := core.NewRun(env, start)
-			v := run.Begin(&start.Observation)
-			b.StartTimer()
-			_, _, _ = run.StepTold(0, core.Action{Text: &text}, v)
-		}
-	})
-	b.Run("step+marshal", func(b *testing.B) {
-		for i := 0; i < b.N; i++ {
-			b.StopTimer()
-			start, _ := env.Reset(core.ResetRequest{TaskIndex: i % 100})
-			run := core.NewRun(env, start)
-			v := run.Begin(&start.Observation)
-			b.StartTimer()
-			res, told, _ := run.StepTold(0, core.Action{Text: &text}, v)
-			head, details := toldReply(res, told)
-			if _, err := marshal(head); err != nil {
-				b.Fatal(err)
+			for j := range live {
+				start, _ := env.Reset(core.ResetRequest{TaskIndex: j})
+				live[j] = core.NewRun(env, start)
+				versions[j] = live[j].Begin(&start.Observation)
 			}
-			if _, err := marshal(details); err != nil {
-				b.Fatal(err)
-			}
+			b.StartTimer()
 		}
-	})
+		res, told, err := live[k].StepTold(0, core.Action{Text: &text}, versions[k])
+		if err != nil {
+			b.Fatal(err)
+		}
+		head, details := toldReply(res, told)
+		if _, err := marshal(head); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := marshal(details); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

@@ -101,3 +101,60 @@ func (r *Run) StepTold(fromStep int, a Action, known uint64) (StepResult, Told, 
 	r.step = fromStep + 1
 	return res, r.told.tell(res.Observation, known), nil
 }
+
+// Telling is a text step taken the cheap way (as Brief takes it) with what
+// a told reply needs besides: each signal's value, the extracted and
+// resolved actions, the observation after the step, and a recipe from which
+// the environment's Detailer rebuilds the step's info and signal metadata
+// when they are asked for.
+type Telling struct {
+	Brief
+	Specs     []SignalSpec
+	Values    []float64 // one per spec
+	Extracted *string
+	Resolved  *string
+	// Observation is the observation after the step; its Messages may be the
+	// episode's own array, valid until the episode's next step.
+	Observation Observation
+	Recipe      []any
+}
+
+// Teller is an episode that can take a text step as a Telling. ok is false
+// when it cannot (the caller then takes the step with Step).
+type Teller interface {
+	Tell(text string) (t Telling, ok bool, err error)
+}
+
+// Detailer is an environment that rebuilds the info and the signals'
+// metadata of a step from the recipe of its Telling.
+type Detailer interface {
+	Details(recipe []any) (info map[string]any, metadata []map[string]any, err error)
+}
+
+// TellText advances the episode with text as Step would, taken as a
+// Telling when the episode is a Teller (ok false: it is not, or cannot
+// this time, and nothing happened), and tells the next observation against
+// the one of version known.
+func (r *Run) TellText(fromStep int, text string, known uint64) (t Telling, told Told, ok bool, err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	teller, isTeller := r.episode.(Teller)
+	if !isTeller {
+		return Telling{}, Told{}, false, nil
+	}
+	if !r.pure && fromStep != r.step {
+		return Telling{}, Told{}, true, &StaleStateError{Env: r.name, Expected: r.step, Got: fromStep}
+	}
+	t, ok, err = teller.Tell(text)
+	if !ok || err != nil {
+		return Telling{}, Told{}, ok, err
+	}
+	r.step = fromStep + 1
+	told = r.told.tell(&t.Observation, known)
+	// Copies of what the episode's next step may overwrite; the caller reads
+	// them after the lock is released.
+	told.New = append([]Message(nil), told.New...)
+	t.Values = append([]float64(nil), t.Values...)
+	t.Observation.Messages = nil
+	return t, told, true, nil
+}

@@ -137,6 +137,22 @@ func New(inner core.Environment, raw map[string]any) (*Env, error) {
 // steps of an iterative environment are never pure.
 func (e *Env) Identity() (string, bool) { return e.name, false }
 
+// EntryAny is the inner environment's record of task i, when it has one
+// (the "entries" method of the C ABI).
+func (e *Env) EntryAny(i int) (any, error) {
+	if x, ok := e.inner.(interface{ EntryAny(int) (any, error) }); ok {
+		return x.EntryAny(i)
+	}
+	return nil, fmt.Errorf("%s: the inner environment keeps no entries", e.name)
+}
+
+// ServesEntries reports whether EntryAny works: whether the inner
+// environment keeps entries.
+func (e *Env) ServesEntries() bool {
+	_, ok := e.inner.(interface{ EntryAny(int) (any, error) })
+	return ok
+}
+
 // Config is the environment's iterative settings.
 func (e *Env) Config() Config { return e.cfg }
 
@@ -335,6 +351,80 @@ func (p *episode) Brief(text string) (core.Brief, error) {
 	solved := best != nil && *best >= e.cfg.SolvedThreshold
 	terminated, truncated, prompt, _ := p.advance(text, solved, nil)
 	return core.Brief{Total: out.Total, Terminated: terminated, Truncated: truncated, Prompt: prompt}, nil
+}
+
+// Tell takes the step Brief takes and returns what a told reply needs
+// (core.Teller); the info and signal metadata are rebuilt by Details from
+// the recipe [task index, submission, turn, early submit]. ok is false when
+// the inner environment does not score texts directly.
+func (p *episode) Tell(text string) (core.Telling, bool, error) {
+	e := p.env
+	if e.scorer == nil {
+		return core.Telling{}, false, nil
+	}
+	if err := p.check(&text); err != nil {
+		return core.Telling{}, true, err
+	}
+	specs := e.scorer.SignalSpecs()
+	out := &p.scored
+	values := out.Values[:0]
+	if cap(values) < len(specs) {
+		values = make([]float64, len(specs))
+	}
+	*out = core.Scored{Values: values[:len(specs)]}
+	submission := p.submission(text)
+	if err := scoreText(e.scorer, p.target, p.req.TaskIndex, submission, out); err != nil {
+		return core.Telling{}, true, fmt.Errorf("%s: scoring the attempt: %w", e.name, err)
+	}
+	var best *float64
+	for j, s := range specs {
+		if s.Type == core.Outcome && (best == nil || out.Values[j] > *best) {
+			best = &out.Values[j]
+		}
+	}
+	solved := best != nil && *best >= e.cfg.SolvedThreshold
+	terminated, truncated, prompt, submit := p.advance(text, solved, nil)
+	t := core.Telling{Brief: core.Brief{Total: out.Total, Terminated: terminated, Truncated: truncated,
+		Prompt: prompt}, Specs: specs, Values: out.Values, Resolved: &submission,
+		Observation: core.Observation{Prompt: prompt, Messages: p.history, Task: p.task},
+		Recipe:      []any{p.req.TaskIndex, submission, p.turn, submit}}
+	if x := out.Extraction; x.Found {
+		t.Extracted = &x.Answer
+	}
+	return t, true, nil
+}
+
+// Details rebuilds the info and signal metadata that Step reports for an
+// attempt, from the recipe of its Telling (core.Detailer): the inner step
+// is pure, so scoring the submission again gives them.
+func (e *Env) Details(recipe []any) (map[string]any, []map[string]any, error) {
+	if e.scorer == nil || len(recipe) != 4 {
+		return nil, nil, fmt.Errorf("%s: no details for recipe %v", e.name, recipe)
+	}
+	i, err1 := strictcfg.AsInt(recipe[0])
+	turn, err2 := strictcfg.AsInt(recipe[2])
+	submission, ok1 := recipe[1].(string)
+	submit, ok2 := recipe[3].(bool)
+	if err1 != nil || err2 != nil || !ok1 || !ok2 {
+		return nil, nil, fmt.Errorf("%s: malformed details recipe %v", e.name, recipe)
+	}
+	res, err := e.scorer.StepTask(int(i), core.Action{Text: &submission})
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: scoring the attempt: %w", e.name, err)
+	}
+	solved, best := Solved(res.Signals, e.cfg.SolvedThreshold)
+	info := make(map[string]any, len(res.Info)+6)
+	for k, v := range res.Info {
+		info[k] = v
+	}
+	info["turn"], info["turns_remaining"], info["solved"], info["early_submit"] = int(turn), e.cfg.MaxTurns-int(turn),
+		solved, submit
+	info["submission"], info["best_outcome_reward"] = submission, best
+	meta := make([]map[string]any, len(res.Signals))
+	for k := range res.Signals {
+		meta[k] = res.Signals[k].Metadata
+	}
+	return info, meta, nil
 }
 
 // scoreText scores text as the inner step does (against target when the

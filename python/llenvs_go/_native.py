@@ -77,6 +77,7 @@ int32_t llenvs_mask_pytexts(uint64_t tokenizer, void *texts, size_t n_texts, con
 #define LLENVS_TOLD_SAME_TASK 8
 #define LLENVS_TOLD_SAME_STATE 16
 #define LLENVS_TOLD_SAME_TOOLS 32
+#define LLENVS_TOLD_DETAILS_LATER 64
 int32_t llenvs_episode_step_told(uint64_t episode, int64_t step, uint64_t known, const char *text, int64_t text_len, const char *tool_calls, size_t tool_calls_len, char **out, size_t *out_len);
 """
 
@@ -366,6 +367,7 @@ TOLD_OBSERVATION = 4
 TOLD_SAME_TASK = 8
 TOLD_SAME_STATE = 16
 TOLD_SAME_TOOLS = 32
+TOLD_DETAILS_LATER = 64
 
 # The C scanner of the json module: decodes one JSON value from a str with
 # none of json.loads' wrapping (encoding detection, trailing-space check).
@@ -375,30 +377,36 @@ _SIZEP = ffi.typeof("size_t *")
 
 
 class StepDetails:
-    """The details part of a told step's reply (info and signal metadata), decoded the first time it is read."""
+    """The details of a told step (info and signal metadata), decoded or fetched the first time they are read.
 
-    __slots__ = ("_data", "_value")
+    Either ``data`` holds them encoded (the reply's details part), or
+    ``fetch`` rebuilds them (a call into the environment with the reply's recipe).
+    """
 
-    def __init__(self, data: bytes):
+    __slots__ = ("_data", "_fetch", "_value")
+
+    def __init__(self, data: bytes = b"", fetch: Any = None):
         self._data = data
+        self._fetch = fetch
         self._value: list[Any] | None = None
 
     def get(self) -> list[Any]:
         """``[info, [metadata of each signal]]``."""
         v = self._value
         if v is None:
-            v = self._value = json.loads(self._data)
-            self._data = b""
+            v = self._value = self._fetch() if self._fetch is not None else json.loads(self._data)
+            self._data, self._fetch = b"", None
         return v
 
 
 def episode_step_told(episode: int, step: int, known: int, text: bytes | None,
-                      tool_calls: bytes | None) -> tuple[list[Any], StepDetails]:
+                      tool_calls: bytes | None) -> tuple[list[Any], bytes]:
     """Advance an episode without sending its conversation (``llenvs_episode_step_told``).
 
     ``text`` is the action's UTF-8 (None: no text), ``tool_calls`` a JSON array
     (None: none); ``known`` is the version of the observation the caller holds.
-    Returns the head array of llenvs.h, decoded, and the details, left encoded.
+    Returns the head array of llenvs.h, decoded, and the details part, left encoded
+    (empty with ``TOLD_DETAILS_LATER``).
     """
     out = ffi.new(_CHARPP)
     out_len = ffi.new(_SIZEP)
@@ -413,7 +421,7 @@ def episode_step_told(episode: int, step: int, known: int, text: bytes | None,
     if rc != OK:
         raise_for(rc, data)
     n = int.from_bytes(data[:8], "little")
-    return _scan_json(data[8:8 + n].decode(), 0)[0], StepDetails(data[8 + n:])
+    return _scan_json(data[8:8 + n].decode(), 0)[0], data[8 + n:]
 
 
 def episode_close(episode: int, pid: int) -> None:

@@ -157,3 +157,25 @@ def test_told_errors_are_python_exceptions():
     ep.close()
     with pytest.raises(ValueError, match="invalid episode handle"):
         _native.episode_step_told(ep.handle, 0, 0, b"x", None)
+
+
+def test_entry_is_fetched_when_first_read():
+    env = iterative()
+    s, _ = env.reset(options={"task_index": 5})
+    hidden = s.hidden
+    assert "entry" not in hidden.__dict__  # left in Go by reset
+    entry = hidden.entry
+    assert entry == _go(env).entries([5])[0] and entry["answer"] == hidden.expected_answer
+    assert hidden.__dict__["entry"] is entry  # fetched once
+    s2, _ = env.reset(options={"task_index": 5})
+    back = pickle.loads(pickle.dumps(s2.hidden))  # pickling fetches it
+    assert back == hidden and back.entry == entry and back.episode is None
+    assert dataclasses.replace(s2.hidden, task_index=6).entry == entry
+    with pytest.raises(AttributeError, match="no attribute 'nope'"):
+        _ = s2.hidden.nope
+
+
+@pytest.mark.parametrize("make", [guess, lambda: environment_registry.get("leg_counting", size=20, seed=3)])
+def test_entry_stays_eager_where_the_environment_has_none_or_its_own_hidden_type(make):
+    s, _ = make().reset(options={"task_index": 0})
+    assert "entry" in s.hidden.__dict__

@@ -7,6 +7,7 @@ configuration and work after being shipped to Ray actors or spawned workers.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import threading
@@ -18,7 +19,7 @@ from typing import Any
 
 from llenvs_go import _native
 from llenvs_go.core import items
-from llenvs_go.core._build import make
+from llenvs_go.core._build import builder
 from llenvs_go.core.environment import EnvironmentSpec, StepResult
 from llenvs_go.core.reward import RewardType, Signal, SignalBundle
 from llenvs_go.core.state import Action, Observation, ObservationContent, State, StateMetadata
@@ -39,6 +40,31 @@ class NativeHidden:
     dataset_name: str
     entry: Any = None
     episode: Any = field(default=None, compare=False, repr=False)
+
+    def __getattr__(self, name: str) -> Any:
+        # Only reached when ``entry`` is not fetched yet: reset leaves it in Go
+        # until it is first read (it is rarely needed, and the largest part of a reset).
+        if name == "entry":
+            d = self.__dict__
+            source = d.get("_entry_source")
+            if source is not None:
+                d["entry"] = entry = source.entries([self.task_index])[0]
+                d.pop("_entry_source", None)
+                return entry
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"task_index": self.task_index, "expected_answer": self.expected_answer,
+                "dataset_name": self.dataset_name, "entry": self.entry, "episode": self.episode}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+
+
+# Every instance holds its entry (``__init__`` sets it) unless reset left it in
+# Go; without the class-level default, such an instance reaches ``__getattr__``.
+del NativeHidden.entry
+_build_hidden = builder(NativeHidden, ("task_index", "expected_answer", "dataset_name", "_entry_source", "episode"))
 
 
 class Episode:
@@ -126,6 +152,17 @@ def reward_type(name: str) -> RewardType:
 
 
 _REWARD_TYPES = {rt.name.lower(): rt for rt in RewardType}
+
+# Builders of the objects of a told step (see core/_build.py); the lazy fields
+# (StepResult.info, Signal.metadata) are left to their source attributes.
+_build_observation = builder(Observation, ("prompt", "messages", "tool_results", "available_tools", "task", "state"))
+_build_state = builder(State, ("observation", "hidden", "metadata"))
+_build_metadata = builder(StateMetadata, ("step", "episode_id", "is_terminal", "info"))
+_build_signal = builder(Signal, ("name", "reward_type", "reward", "feedback", "weight", "_metadata_source",
+                                 "_metadata_index"))
+_build_bundle = builder(SignalBundle, ("signals",))
+_build_step = builder(StepResult, ("next_state", "rewards", "terminated", "truncated", "extracted_action",
+                                   "resolved_action", "_info_source"))
 
 
 def _signal(s: dict[str, Any]) -> Signal:
@@ -335,9 +372,16 @@ class NativeEnvironment:
         return NativeHidden(task_index=task_index, expected_answer=expected_answer, dataset_name=self._config["name"],
                             entry=entry, episode=episode)
 
-    def _start(self, task_index: int, seed: int | None) -> tuple[Episode | None, dict[str, Any]]:
-        """Start a Go episode: its handle and ``{observation, hidden, info}``."""
+    def _start(self, task_index: int, seed: int | None,
+               lazy_entry: bool = False) -> tuple[Episode | None, dict[str, Any]]:
+        """Start a Go episode: its handle and ``{observation, hidden, info}``.
+
+        With ``lazy_entry`` the library may leave ``hidden.entry`` out (and say
+        ``"entry_later": true``) when the environment serves it through ``entries``.
+        """
         request: dict[str, Any] = {"task_index": task_index}
+        if lazy_entry:
+            request["entry"] = False
         if isinstance(seed, int) and not isinstance(seed, bool) and -(2**63) <= seed < 2**63:
             request["seed"] = seed
         handle, start = _native.env_reset(self.handle, request)
@@ -368,14 +412,19 @@ class NativeEnvironment:
         if "task_index" not in options:
             raise ValueError("options must contain 'task_index'")
         i = self.check_index(options["task_index"])
-        episode, start = self._start(i, seed)
+        lazy_entry = type(self)._make_hidden is NativeEnvironment._make_hidden
+        episode, start = self._start(i, seed, True) if lazy_entry else self._start(i, seed)
         hidden = start["hidden"]
         observation = observation_from(start["observation"])
         if episode is not None and start.get("told"):
             episode.told = (observation, start["told"])
+        if start.get("entry_later"):  # NativeHidden fetches the entry when it is read
+            made = _build_hidden(i, hidden["expected_answer"], self._config["name"], self, episode)
+        else:
+            made = self._make_hidden(i, hidden["expected_answer"], hidden["entry"], episode)
         state = State(
             observation=observation,
-            hidden=self._make_hidden(i, hidden["expected_answer"], hidden["entry"], episode),
+            hidden=made,
             metadata=StateMetadata(step=0, episode_id=options.get("episode_id") or str(uuid.uuid4()),
                                    info={"task_index": i}),
         )
@@ -413,41 +462,43 @@ class NativeEnvironment:
                                 for c in action.tool_calls]).encode("utf-8", "surrogatepass")
         told = episode.told
         md = state.metadata
-        head, details = _native.episode_step_told(episode.handle, md.step, 0 if told is None else told[1], text,
+        head, encoded = _native.episode_step_told(episode.handle, md.step, 0 if told is None else told[1], text,
                                                   calls)
-        bits, version, keep, prompt, new, tool_results, tools, task, st, sigs, extracted, resolved = head
+        bits, version, keep, prompt, new, tool_results, tools, task, st, sigs, extracted, resolved = head[:12]
+        if bits & _native.TOLD_DETAILS_LATER:
+            details = _native.StepDetails(fetch=functools.partial(self._details, head[12]))
+        else:
+            details = _native.StepDetails(encoded)
         if bits & _native.TOLD_OBSERVATION:
-            prev = told[0] if told is not None else None
-            obs = make(Observation, {
-                "prompt": prompt,
-                "messages": prev.messages[:keep] + tuple(new) if keep else tuple(new),  # type: ignore[union-attr]
-                "tool_results": _tool_results(tool_results) if tool_results else (),
-                "available_tools": prev.available_tools if bits & _native.TOLD_SAME_TOOLS  # type: ignore[union-attr]
-                else _tools(tools),
-                "task": prev.task if bits & _native.TOLD_SAME_TASK else _content(task),  # type: ignore[union-attr]
-                "state": prev.state if bits & _native.TOLD_SAME_STATE else _content(st),  # type: ignore[union-attr]
-            })
+            if keep:
+                prev = told[0]  # type: ignore[index]  # keep > 0 only against the version told
+                messages = prev.messages[:keep] + tuple(new)
+            else:
+                prev, messages = None, tuple(new)
+            obs = _build_observation(
+                prompt, messages, _tool_results(tool_results) if tool_results else (),
+                prev.available_tools if bits & _native.TOLD_SAME_TOOLS else _tools(tools),  # type: ignore[union-attr]
+                prev.task if bits & _native.TOLD_SAME_TASK else _content(task),  # type: ignore[union-attr]
+                prev.state if bits & _native.TOLD_SAME_STATE else _content(st))  # type: ignore[union-attr]
             episode.told = (obs, version)
         else:
             obs = state.observation
         terminated, truncated = bool(bits & _native.TOLD_TERMINATED), bool(bits & _native.TOLD_TRUNCATED)
         done = terminated or truncated
-        next_state = make(State, {
-            "observation": obs, "hidden": state.hidden,
-            "metadata": make(StateMetadata, {"step": md.step + 1, "episode_id": md.episode_id, "is_terminal": done,
-                                             "info": {**md.info, "response": action.text}})})
+        next_state = _build_state(obs, state.hidden, _build_metadata(md.step + 1, md.episode_id, done,
+                                                                     {**md.info, "response": action.text}))
         # info and the signals' metadata stay encoded until read (StepResult.info, Signal.metadata).
         types = _REWARD_TYPES
-        signals = tuple(make(Signal, {"name": n, "reward_type": types[t], "reward": r, "feedback": f,
-                                      "_metadata_source": (details, k), "weight": w})
-                        for k, (n, t, r, f, w) in enumerate(sigs))
+        signals = tuple(_build_signal(n, types[t], r, f, w, details, k) for k, (n, t, r, f, w) in enumerate(sigs))
         if self._python_rewards:
             signals += tuple(f.compute(state, action, next_state) for f in self._python_rewards)
         if done:
             episode.close()
-        return make(StepResult, {"next_state": next_state, "rewards": make(SignalBundle, {"signals": signals}),
-                                 "terminated": terminated, "truncated": truncated, "extracted_action": extracted,
-                                 "resolved_action": resolved, "_info_source": details})
+        return _build_step(next_state, _build_bundle(signals), terminated, truncated, extracted, resolved, details)
+
+    def _details(self, recipe: list[Any]) -> list[Any]:
+        """The info and signal metadata of a told step whose reply left them out (``LLENVS_TOLD_DETAILS_LATER``)."""
+        return _native.env_call(self.handle, "details", {"recipe": recipe})
 
     def _step_reply(self, state: State, action: Action, r: dict[str, Any]) -> StepResult:
         """The StepResult of a step reply in the JSON form of ``llenvs_episode_step``."""

@@ -75,9 +75,9 @@ class Signal:
             d = self.__dict__
             source = d.get("_metadata_source")
             if source is not None:
-                details, k = source
-                d["metadata"] = meta = details.get()[1][k]
+                d["metadata"] = meta = source.get()[1][d["_metadata_index"]]
                 d.pop("_metadata_source", None)
+                d.pop("_metadata_index", None)
                 return meta
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 

@@ -22,7 +22,7 @@ from typing import Any, Literal
 
 from llenvs_go import _native
 from llenvs_go._native import ffi
-from llenvs_go.core._build import gc_paused, make
+from llenvs_go.core._build import builder, gc_paused
 from llenvs_go.core.state import Action, State
 from llenvs_go.core.tools import ToolCall, ToolResult
 from llenvs_go.core.trajectory import Trajectory, Transition
@@ -502,6 +502,7 @@ class TrajectoryMasker:
         any_logprobs = any(lp is not None for lp in fr.carried_logprobs)
         texts, n_texts = fr.texts, len(fr.texts)
         sources = _SOURCES
+        build_span, build_masked = _build_span, _build_masked
         out = []
         for i in range(n):
             r0, r1 = ro[i], ro[i + 1]
@@ -519,17 +520,19 @@ class TrajectoryMasker:
                 text = texts[frag] if frag < n_texts else fr.carried_texts[frag - n_texts]
                 if k == last and trunc[i] and decode is not None:  # possibly cut at max_length
                     text = decode(list(tok))
-                spans.append(make(TokenSpan, {"text": text, "token_ids": tok, "source": sources[source],
-                                              "step_index": step}))
+                spans.append(build_span(text, tok, sources[source], step))
                 lp = None if frag < n_texts else fr.carried_logprobs[frag - n_texts]
                 if logprobs is not None and lp is not None:
                     logprobs[start:end] = [float(x) for x in lp[:end - start]]
-            out.append(make(MaskedTrajectory, {
-                "prompt_ids": tuple(pids[po[i]:po[i + 1]]), "response_ids": response,
-                "response_mask": tuple(mask[r0:r1]), "spans": tuple(spans), "rewards": tuple(rewards[i]),
-                "num_turns": len(rewards[i]), "truncated": bool(trunc[i]), "token_rewards": tuple(token_rewards),
-                "response_logprobs": None if logprobs is None else tuple(logprobs)}))
+            out.append(build_masked(
+                tuple(pids[po[i]:po[i + 1]]), response, tuple(mask[r0:r1]), tuple(spans), tuple(rewards[i]),
+                len(rewards[i]), bool(trunc[i]), tuple(token_rewards), None if logprobs is None else tuple(logprobs)))
         return out
+
+
+_build_span = builder(TokenSpan, ("text", "token_ids", "source", "step_index"))
+_build_masked = builder(MaskedTrajectory, ("prompt_ids", "response_ids", "response_mask", "spans", "rewards",
+                                           "num_turns", "truncated", "token_rewards", "response_logprobs"))
 
 
 def _tables(seg_lists: list[list[int]], rewards: list[list[float]]) -> tuple[array, array, array, array]:
