@@ -74,17 +74,18 @@ func llenvsgo_episode_step_told(h C.uint64_t, step C.int64_t, known C.uint64_t, 
 	var head, details []any
 	told, ok := core.Told{}, false
 	if a.Text != nil && len(a.ToolCalls) == 0 {
-		var t core.Telling
-		t, told, ok, err = run.TellText(int(step), *a.Text, uint64(known))
+		bp := replyBuffers.Get().(*[]byte)
+		ok, err = run.TellText(int(step), *a.Text, uint64(known), func(t core.Telling, told core.Told) {
+			*bp = appendTelling((*bp)[:0], t, told)
+		})
+		if ok && err == nil {
+			toC(*bp, out, outLen)
+		}
+		replyBuffers.Put(bp)
 		if err != nil {
 			return fail(err, out, outLen)
 		}
 		if ok {
-			bp := replyBuffers.Get().(*[]byte)
-			buf := appendTelling((*bp)[:0], t, told)
-			toC(buf, out, outLen)
-			*bp = buf
-			replyBuffers.Put(bp)
 			return statusOK
 		}
 	}

@@ -29,6 +29,7 @@ func BenchmarkToldStep(b *testing.B) {
 		versions[i] = live[i].Begin(&start.Observation)
 	}
 	text := "Counting legs animal by animal, then adding them up. <answer>-1</answer>"
+	var buf []byte
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -42,16 +43,11 @@ func BenchmarkToldStep(b *testing.B) {
 			}
 			b.StartTimer()
 		}
-		res, told, err := live[k].StepTold(0, core.Action{Text: &text}, versions[k])
-		if err != nil {
-			b.Fatal(err)
-		}
-		head, details := toldReply(res, told)
-		if _, err := marshal(head); err != nil {
-			b.Fatal(err)
-		}
-		if _, err := marshal(details); err != nil {
-			b.Fatal(err)
+		ok, err := live[k].TellText(0, text, versions[k], func(t core.Telling, told core.Told) {
+			buf = appendTelling(buf[:0], t, told)
+		})
+		if err != nil || !ok {
+			b.Fatal(err, ok)
 		}
 	}
 }

@@ -57,6 +57,9 @@ func (m *mirror) tell(obs *Observation, known uint64) Told {
 // remember holds a copy of obs's messages (an episode may reuse the array
 // it returned) and moves to a new version.
 func (m *mirror) remember(obs *Observation) {
+	if cap(m.msgs) < len(obs.Messages) {
+		m.msgs = make([]Message, 0, 2*len(obs.Messages)+8) // room for the turns to come
+	}
 	m.msgs = append(m.msgs[:0], obs.Messages...)
 	m.task, m.state, m.tools = obs.Task, obs.State, obs.AvailableTools
 	m.version++
@@ -133,28 +136,25 @@ type Detailer interface {
 
 // TellText advances the episode with text as Step would, taken as a
 // Telling when the episode is a Teller (ok false: it is not, or cannot
-// this time, and nothing happened), and tells the next observation against
-// the one of version known.
-func (r *Run) TellText(fromStep int, text string, known uint64) (t Telling, told Told, ok bool, err error) {
+// this time, and nothing happened), tells the next observation against the
+// one of version known, and hands both to write before the episode can
+// move again: the Telling may refer to the episode's own arrays, so write
+// must not keep it.
+func (r *Run) TellText(fromStep int, text string, known uint64, write func(Telling, Told)) (ok bool, err error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	teller, isTeller := r.episode.(Teller)
 	if !isTeller {
-		return Telling{}, Told{}, false, nil
+		return false, nil
 	}
 	if !r.pure && fromStep != r.step {
-		return Telling{}, Told{}, true, &StaleStateError{Env: r.name, Expected: r.step, Got: fromStep}
+		return true, &StaleStateError{Env: r.name, Expected: r.step, Got: fromStep}
 	}
-	t, ok, err = teller.Tell(text)
+	t, ok, err := teller.Tell(text)
 	if !ok || err != nil {
-		return Telling{}, Told{}, ok, err
+		return ok, err
 	}
 	r.step = fromStep + 1
-	told = r.told.tell(&t.Observation, known)
-	// Copies of what the episode's next step may overwrite; the caller reads
-	// them after the lock is released.
-	told.New = append([]Message(nil), told.New...)
-	t.Values = append([]float64(nil), t.Values...)
-	t.Observation.Messages = nil
-	return t, told, true, nil
+	write(t, r.told.tell(&t.Observation, known))
+	return true, nil
 }

@@ -388,8 +388,8 @@ func (p *episode) Tell(text string) (core.Telling, bool, error) {
 		Prompt: prompt}, Specs: specs, Values: out.Values, Resolved: &submission,
 		Observation: core.Observation{Prompt: prompt, Messages: p.history, Task: p.task},
 		Recipe:      []any{p.req.TaskIndex, submission, p.turn, submit}}
-	if x := out.Extraction; x.Found {
-		t.Extracted = &x.Answer
+	if out.Extraction.Found {
+		t.Extracted = &out.Extraction.Answer // the episode's scratch: valid until its next step
 	}
 	return t, true, nil
 }

@@ -380,22 +380,25 @@ class StepDetails:
     """The details of a told step (info and signal metadata), decoded or fetched the first time they are read.
 
     Either ``data`` holds them encoded (the reply's details part), or
-    ``fetch`` rebuilds them (a call into the environment with the reply's recipe).
+    ``source._details(recipe)`` rebuilds them (a call into the environment
+    with the reply's recipe).
     """
 
-    __slots__ = ("_data", "_fetch", "_value")
+    __slots__ = ("_data", "_source", "_recipe", "_value")
 
-    def __init__(self, data: bytes = b"", fetch: Any = None):
+    def __init__(self, data: bytes = b"", source: Any = None, recipe: Any = None):
         self._data = data
-        self._fetch = fetch
+        self._source = source
+        self._recipe = recipe
         self._value: list[Any] | None = None
 
     def get(self) -> list[Any]:
         """``[info, [metadata of each signal]]``."""
         v = self._value
         if v is None:
-            v = self._value = self._fetch() if self._fetch is not None else json.loads(self._data)
-            self._data, self._fetch = b"", None
+            v = self._source._details(self._recipe) if self._source is not None else json.loads(self._data)
+            self._value = v
+            self._data, self._source, self._recipe = b"", None, None
         return v
 
 

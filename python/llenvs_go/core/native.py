@@ -7,7 +7,6 @@ configuration and work after being shipped to Ray actors or spawned workers.
 
 from __future__ import annotations
 
-import functools
 import json
 import os
 import threading
@@ -466,7 +465,7 @@ class NativeEnvironment:
                                                   calls)
         bits, version, keep, prompt, new, tool_results, tools, task, st, sigs, extracted, resolved = head[:12]
         if bits & _native.TOLD_DETAILS_LATER:
-            details = _native.StepDetails(fetch=functools.partial(self._details, head[12]))
+            details = _native.StepDetails(b"", self, head[12])
         else:
             details = _native.StepDetails(encoded)
         if bits & _native.TOLD_OBSERVATION:
