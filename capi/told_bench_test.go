@@ -51,3 +51,34 @@ func BenchmarkToldStep(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkResetReply is one reset as llenvs_env_reset makes it (episode,
+// told version, reply encoded) with 20,000 episodes alive.
+func BenchmarkResetReply(b *testing.B) {
+	cfg, err := core.DecodeEnvConfig(map[string]any{"name": "leg_counting", "size": 20000, "seed": 1,
+		"iterative": map[string]any{"max_turns": 3}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	env, err := core.NewEnvironment(cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	live := make([]*core.Run, 20000)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		start, err := env.Reset(core.ResetRequest{TaskIndex: i % len(live)})
+		if err != nil {
+			b.Fatal(err)
+		}
+		run := core.NewRun(env, start)
+		version := run.Begin(&start.Observation)
+		live[i%len(live)] = run
+		start.Hidden.Entry = nil
+		if _, err := marshal(map[string]any{"observation": start.Observation, "hidden": start.Hidden,
+			"info": start.Info, "told": version, "entry_later": true}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

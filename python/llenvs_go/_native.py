@@ -128,6 +128,14 @@ class InternalError(RuntimeError):
 
 ffi = FFI()
 ffi.cdef(CDEF)
+_CHARPP = ffi.typeof("char **")
+_SIZEP = ffi.typeof("size_t *")
+_U64P = ffi.typeof("uint64_t *")
+
+# The C scanner of the json module: decodes one JSON value from a str with
+# none of json.loads' wrapping (encoding detection, trailing-space check);
+# the library's replies are exactly one value.
+_scan_json = json.scanner.c_make_scanner(json.JSONDecoder())  # type: ignore[attr-defined]
 
 _lock = threading.Lock()
 _lib: Any = None
@@ -334,18 +342,21 @@ def env_close(handle: int, pid: int) -> None:
     _lib.llenvs_env_close(handle)
 
 
-def env_reset(handle: int, request: dict[str, Any]) -> tuple[int, dict[str, Any]]:
-    """Start an episode of an environment; returns the episode handle and ``{observation, hidden, info}``."""
+def env_reset(handle: int, request: dict[str, Any] | bytes) -> tuple[int, dict[str, Any]]:
+    """Start an episode of an environment; returns the episode handle and ``{observation, hidden, info}``.
+
+    ``request`` is the JSON request, as a mapping or already encoded.
+    """
     L = lib()
-    req = json.dumps(request).encode()
-    ep = ffi.new("uint64_t *")
-    out = ffi.new("char **")
-    out_len = ffi.new("size_t *")
+    req = request if isinstance(request, bytes) else json.dumps(request).encode()
+    ep = ffi.new(_U64P)
+    out = ffi.new(_CHARPP)
+    out_len = ffi.new(_SIZEP)
     rc = L.llenvs_env_reset(handle, req, len(req), ep, out, out_len)
     data = take_buffer(out, out_len)
     if rc != OK:
         raise_for(rc, data)
-    return int(ep[0]), json.loads(data)
+    return int(ep[0]), _scan_json(data.decode(), 0)[0]
 
 
 def episode_step(episode: int, action: dict[str, Any]) -> dict[str, Any]:
@@ -369,11 +380,6 @@ TOLD_SAME_STATE = 16
 TOLD_SAME_TOOLS = 32
 TOLD_DETAILS_LATER = 64
 
-# The C scanner of the json module: decodes one JSON value from a str with
-# none of json.loads' wrapping (encoding detection, trailing-space check).
-_scan_json = json.scanner.c_make_scanner(json.JSONDecoder())  # type: ignore[attr-defined]
-_CHARPP = ffi.typeof("char **")
-_SIZEP = ffi.typeof("size_t *")
 
 
 class StepDetails:

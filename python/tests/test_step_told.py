@@ -179,3 +179,14 @@ def test_entry_is_fetched_when_first_read():
 def test_entry_stays_eager_where_the_environment_has_none_or_its_own_hidden_type(make):
     s, _ = make().reset(options={"task_index": 0})
     assert "entry" in s.hidden.__dict__
+
+
+def test_episode_ids_are_uuid4_strings():
+    import uuid
+
+    env = iterative()
+    ids = {env.reset(options={"task_index": 0})[0].metadata.episode_id for _ in range(200)}
+    assert len(ids) == 200
+    for i in ids:
+        u = uuid.UUID(i)
+        assert str(u) == i and u.version == 4 and u.variant == uuid.RFC_4122

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import os
 import threading
-import uuid
 import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -198,14 +197,19 @@ def _content(c: dict[str, Any] | None) -> ObservationContent | None:
 
 def observation_from(o: dict[str, Any]) -> Observation:
     """An llenvs Observation from the Go core's JSON form."""
-    return Observation(
-        prompt=o["prompt"],
-        messages=tuple(o.get("messages") or ()),
-        tool_results=_tool_results(o.get("tool_results")),
-        available_tools=_tools(o.get("available_tools")),
-        task=_content(o.get("task")),
-        state=_content(o.get("state")),
-    )
+    tr, tools, task, st = o.get("tool_results"), o.get("available_tools"), o.get("task"), o.get("state")
+    return _build_observation(o["prompt"], tuple(o.get("messages") or ()), _tool_results(tr) if tr else (),
+                              _tools(tools) if tools else (), None if task is None else _content(task),
+                              None if st is None else _content(st))
+
+
+def _uuid4() -> str:
+    """``str(uuid.uuid4())``, formatted directly (a reset makes one per episode)."""
+    b = bytearray(os.urandom(16))
+    b[6] = (b[6] & 0x0F) | 0x40  # version 4
+    b[8] = (b[8] & 0x3F) | 0x80  # RFC 4122 variant
+    h = b.hex()
+    return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
 
 
 def _action_request(action: Action, step: int) -> dict[str, Any]:
@@ -378,12 +382,13 @@ class NativeEnvironment:
         With ``lazy_entry`` the library may leave ``hidden.entry`` out (and say
         ``"entry_later": true``) when the environment serves it through ``entries``.
         """
-        request: dict[str, Any] = {"task_index": task_index}
+        # The request is a few integers: written directly rather than through json.dumps.
+        request = b'{"task_index":%d' % task_index
         if lazy_entry:
-            request["entry"] = False
+            request += b',"entry":false'
         if isinstance(seed, int) and not isinstance(seed, bool) and -(2**63) <= seed < 2**63:
-            request["seed"] = seed
-        handle, start = _native.env_reset(self.handle, request)
+            request += b',"seed":%d' % seed
+        handle, start = _native.env_reset(self.handle, request + b"}")
         return Episode(handle, os.getpid()), start
 
     def _advance(self, state: State, action: Action) -> dict[str, Any]:
@@ -421,12 +426,8 @@ class NativeEnvironment:
             made = _build_hidden(i, hidden["expected_answer"], self._config["name"], self, episode)
         else:
             made = self._make_hidden(i, hidden["expected_answer"], hidden["entry"], episode)
-        state = State(
-            observation=observation,
-            hidden=made,
-            metadata=StateMetadata(step=0, episode_id=options.get("episode_id") or str(uuid.uuid4()),
-                                   info={"task_index": i}),
-        )
+        state = _build_state(observation, made,
+                             _build_metadata(0, options.get("episode_id") or _uuid4(), False, {"task_index": i}))
         return state, start["info"]
 
     def _go_step(self, state: State, action: Action) -> SignalBundle:
