@@ -17,7 +17,7 @@ import weakref
 from array import array
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from itertools import accumulate, chain
+from itertools import accumulate, chain, islice
 from typing import Any, Literal
 
 from llenvs_go import _native
@@ -500,9 +500,11 @@ class TrajectoryMasker:
         mask = buf[off + n:off + n + R]
         decode = getattr(self.tokenizer, "decode", None)
         any_logprobs = any(lp is not None for lp in fr.carried_logprobs)
-        texts, n_texts = fr.texts, len(fr.texts)
+        all_texts = fr.texts + fr.carried_texts  # fragment f's text, carried ones numbered after the texts
+        all_logprobs = [None] * len(fr.texts) + fr.carried_logprobs if any_logprobs else None
         sources = _SOURCES
         build_span, build_masked = _build_span, _build_masked
+        records = zip(*[iter(recs)] * 5, strict=True)  # (start, end, source, step, fragment) per span
         out = []
         for i in range(n):
             r0, r1 = ro[i], ro[i + 1]
@@ -511,19 +513,19 @@ class TrajectoryMasker:
             for r, pos in zip(rewards[i], reward_at[to[i]:to[i + 1]], strict=True):
                 if pos >= 0:
                     token_rewards[pos] += r
-            spans: list[TokenSpan] = []
-            logprobs: list[float] | None = [0.0] * (r1 - r0) if any_logprobs else None
-            last = so[i + 1] - 1
-            for k in range(so[i], so[i + 1]):
-                start, end, source, step, frag = recs[5 * k:5 * k + 5]
-                tok = response[start:end]
-                text = texts[frag] if frag < n_texts else fr.carried_texts[frag - n_texts]
-                if k == last and trunc[i] and decode is not None:  # possibly cut at max_length
-                    text = decode(list(tok))
-                spans.append(build_span(text, tok, sources[source], step))
-                lp = None if frag < n_texts else fr.carried_logprobs[frag - n_texts]
-                if logprobs is not None and lp is not None:
-                    logprobs[start:end] = [float(x) for x in lp[:end - start]]
+            spans = [build_span(all_texts[frag], response[start:end], sources[source], step)
+                     for start, end, source, step, frag in islice(records, so[i + 1] - so[i])]
+            if trunc[i] and decode is not None and spans:  # the last span may be cut at max_length
+                cut = spans[-1]
+                spans[-1] = build_span(decode(list(cut.token_ids)), cut.token_ids, cut.source, cut.step_index)
+            logprobs: list[float] | None = None
+            if all_logprobs is not None:
+                logprobs = [0.0] * (r1 - r0)
+                for k in range(so[i], so[i + 1]):
+                    start, end, frag = recs[5 * k], recs[5 * k + 1], recs[5 * k + 4]
+                    lp = all_logprobs[frag]
+                    if lp is not None:
+                        logprobs[start:end] = [float(x) for x in lp[:end - start]]
             out.append(build_masked(
                 tuple(pids[po[i]:po[i + 1]]), response, tuple(mask[r0:r1]), tuple(spans), tuple(rewards[i]),
                 len(rewards[i]), bool(trunc[i]), tuple(token_rewards), None if logprobs is None else tuple(logprobs)))
