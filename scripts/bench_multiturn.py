@@ -17,7 +17,11 @@ episode, turn 2 is right for half of them, turn 3 is right for the rest; so
 - ``EpisodeBatch``: llenvs-go's batch of Go episodes, one call into Go per
   turn for all episodes (rewards, flags and next prompts as columns).
 - ``env.step``: llenvs-go's per-episode API (``reset``/``step`` with llenvs'
-  State objects), for reference.
+  State objects, as a user or an agent loop takes them): the step sends only
+  the action and brings back only what changed (llenvs_episode_step_told);
+  the step's ``info``, its signals' ``metadata`` and the state's
+  ``hidden.entry`` are built when first read. The last row reads them on
+  every step (the baseline builds them every step).
 
 Reported: median seconds per phase over the repeats, the min-max spread, steps
 per second, and the speed-up over the llenvs design (ratio of medians). The
@@ -214,7 +218,7 @@ def run_batch(n: int) -> tuple[float, float, int, float]:
     return reset, time.perf_counter() - t1, steps, reward
 
 
-def run_objects(n: int) -> tuple[float, float, int, float]:
+def run_objects(n: int, read_details: bool = False) -> tuple[float, float, int, float]:
     env = environment_registry.get("leg_counting", size=n, seed=SEED, iterative={"max_turns": MAX_TURNS})
     _ = env.spec
     t0 = time.perf_counter()
@@ -230,11 +234,18 @@ def run_objects(n: int) -> tuple[float, float, int, float]:
             r = env.step(states[k], Action.from_text(texts[turn][k]))
             steps += 1
             reward += r.rewards.total
+            if read_details:  # what the baseline builds eagerly and llenvs-go on first read
+                assert r.info["turn"] == turn and r.rewards.signals[0].metadata is not None
+                assert states[k].hidden.entry["answer"] is not None
             states[k] = r.next_state
             if not r.done:
                 nxt.append(k)
         live = nxt
     return reset, time.perf_counter() - t1, steps, reward
+
+
+def run_objects_read(n: int) -> tuple[float, float, int, float]:
+    return run_objects(n, read_details=True)
 
 
 def measure(fn: Callable[[int], tuple[float, float, int, float]], n: int, repeats: int) -> dict[str, Any]:
@@ -253,7 +264,8 @@ def main() -> None:
     args = ap.parse_args()
     n = args.episodes
     rows = [("llenvs design (Python, reasoning-gym)", run_baseline), ("llenvs-go EpisodeBatch", run_batch),
-            ("llenvs-go env.step per episode", run_objects)]
+            ("llenvs-go env.step per episode", run_objects),
+            ("  the same, info/metadata/entry read", run_objects_read)]
     results = {name: measure(fn, n, args.repeats) for name, fn in rows}
     base = results[rows[0][0]]
     for name, r in results.items():
