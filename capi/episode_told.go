@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sort"
 	"strconv"
 	"sync"
 	"unicode/utf8"
@@ -291,4 +292,73 @@ func nonNil(m []core.Message) []core.Message {
 		return []core.Message{}
 	}
 	return m
+}
+
+// appendDetails writes [info, [metadata...]], the details of a told step,
+// as the general codec would (keys sorted, numbers as encoding/json writes
+// them) without its per-call set-up.
+func appendDetails(b []byte, info map[string]any, meta []map[string]any) []byte {
+	b = append(b, '[')
+	b = appendValue(b, info)
+	b = append(b, ",["...)
+	for k, m := range meta {
+		if k > 0 {
+			b = append(b, ',')
+		}
+		b = appendValue(b, m)
+	}
+	return append(b, "]]"...)
+}
+
+// appendValue writes the plain values of infos and metadata (maps with
+// sorted keys, slices, strings, numbers, bools, nil); anything else goes
+// through the general codec.
+func appendValue(b []byte, v any) []byte {
+	switch x := v.(type) {
+	case map[string]any:
+		if x == nil {
+			return append(b, "null"...)
+		}
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		b = append(b, '{')
+		for i, k := range keys {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendJSONString(b, k)
+			b = append(b, ':')
+			b = appendValue(b, x[k])
+		}
+		return append(b, '}')
+	case []any:
+		if x == nil {
+			return append(b, "null"...)
+		}
+		b = append(b, '[')
+		for i, e := range x {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendValue(b, e)
+		}
+		return append(b, ']')
+	case float64:
+		return appendNumber(b, x)
+	case *float64:
+		if x == nil {
+			return append(b, "null"...)
+		}
+		return appendNumber(b, *x)
+	case nil, string, *string, bool, int, int64:
+		return appendJSON(b, x)
+	}
+	enc, err := marshal(v)
+	if err != nil {
+		return append(b, "null"...)
+	}
+	return append(b, enc...)
 }

@@ -12,6 +12,7 @@ package main
 import "C"
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"runtime"
@@ -353,7 +354,7 @@ func dispatch(env core.Environment, method string, args map[string]any) (any, er
 		if err != nil {
 			return nil, err
 		}
-		return []any{info, meta}, nil
+		return json.RawMessage(appendDetails(nil, info, meta)), nil
 	case "score_answers":
 		sa, ok := env.(interface {
 			ScoreAnswer(int, *string) (float64, error)

@@ -417,20 +417,30 @@ def episode_step_told(episode: int, step: int, known: int, text: bytes | None,
     Returns the head array of llenvs.h, decoded, and the details part, left encoded
     (empty with ``TOLD_DETAILS_LATER``).
     """
-    out = ffi.new(_CHARPP)
-    out_len = ffi.new(_SIZEP)
+    try:
+        out, out_len = _reply_slots.pair
+    except AttributeError:  # first call on this thread
+        out, out_len = _reply_slots.pair = ffi.new(_CHARPP), ffi.new(_SIZEP)
     rc = lib().llenvs_episode_step_told(episode, step, known, ffi.NULL if text is None else text,
                                         -1 if text is None else len(text), tool_calls or ffi.NULL,
                                         len(tool_calls) if tool_calls else 0, out, out_len)
     p = out[0]
-    try:
-        data = ffi.unpack(p, out_len[0]) if p != ffi.NULL else b""
-    finally:
-        _lib.llenvs_free(p)
+    out[0] = ffi.NULL
+    if p == ffi.NULL:
+        data = b""
+    else:
+        try:
+            data = ffi.unpack(p, out_len[0])
+        finally:
+            _lib.llenvs_free(p)
     if rc != OK:
         raise_for(rc, data)
     n = int.from_bytes(data[:8], "little")
     return _scan_json(data[8:8 + n].decode(), 0)[0], data[8 + n:]
+
+
+# Per-thread out-parameters of episode_step_told (a step makes no cffi allocation of its own).
+_reply_slots = threading.local()
 
 
 def episode_close(episode: int, pid: int) -> None:

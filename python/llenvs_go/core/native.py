@@ -65,6 +65,17 @@ del NativeHidden.entry
 _build_hidden = builder(NativeHidden, ("task_index", "expected_answer", "dataset_name", "_entry_source", "episode"))
 
 
+def _update_pid() -> None:
+    global _this_pid
+    _this_pid = os.getpid()
+
+
+# This process's id, kept up to date across fork: os.getpid() is a system call, and every step asks.
+_this_pid = os.getpid()
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_update_pid)
+
+
 class Episode:
     """A Go episode handle: released by :meth:`close`, when the episode ends, or when collected.
 
@@ -85,7 +96,7 @@ class Episode:
     @property
     def alive(self) -> bool:
         """Whether the Go episode can still be stepped from this process."""
-        return self._open and self.pid == os.getpid()
+        return self._open and self.pid == _this_pid
 
     def close(self) -> None:
         """Release the Go episode now (again: a no-op)."""
@@ -389,7 +400,7 @@ class NativeEnvironment:
         if isinstance(seed, int) and not isinstance(seed, bool) and -(2**63) <= seed < 2**63:
             request += b',"seed":%d' % seed
         handle, start = _native.env_reset(self.handle, request + b"}")
-        return Episode(handle, os.getpid()), start
+        return Episode(handle, _this_pid), start
 
     def _advance(self, state: State, action: Action) -> dict[str, Any]:
         """One step of the Go episode behind ``state``, as the library's JSON."""
