@@ -110,7 +110,12 @@ class SignalBundle:
     @property
     def total(self) -> float:
         """The sum of ``reward * weight`` over the numeric signals; 0.0 when there are none."""
-        return float(sum(s.reward * s.weight for s in self.signals if s.reward is not None))
+        total = 0.0  # a plain loop: this is read for every step of every trajectory
+        for s in self.signals:
+            r = s.reward
+            if r is not None:
+                total += r * s.weight
+        return float(total)
 
     def by_name(self, name: str) -> Signal | None:
         """The first signal named ``name``, or None."""

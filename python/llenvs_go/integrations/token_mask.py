@@ -176,13 +176,14 @@ class _Fragments:
         self.carried_texts: list[str] = []
         self.carried_ids: list[Sequence[int]] = []
         self.carried_logprobs: list[Sequence[float] | None] = []
-        self._index: dict[tuple[str, bool], int] = {}
+        self._index: dict[str, int] = {}  # text -> fragment, one table per value of special
+        self._special_index: dict[str, int] = {}
 
     def text(self, text: str, special: bool = False) -> int:
-        key = (text, special)
-        i = self._index.get(key)
+        index = self._special_index if special else self._index
+        i = index.get(text)
         if i is None:
-            i = self._index[key] = len(self.texts)
+            i = index[text] = len(self.texts)
             self.texts.append(text)
             self.special.append(special)
         return i
