@@ -221,10 +221,42 @@ func appendTelling(b []byte, t core.Telling, told core.Told) []byte {
 	b = append(b, ',')
 	b = appendJSON(b, t.Resolved)
 	b = append(b, ',')
-	b = appendJSON(b, t.Recipe)
+	// The recipe as a string holding its JSON: the caller hands it back as is.
+	recipe := appendJSON(nil, t.Recipe)
+	b = appendJSONString(b, string(recipe))
 	b = append(b, ']')
 	binary.LittleEndian.PutUint64(b[:8], uint64(len(b)-8))
 	return b
+}
+
+// llenvsgo_env_details returns the details [info, [metadata of each
+// signal]] of a told step from the recipe its reply carried (a JSON array,
+// recipe[n]), rebuilt by the environment (core.Detailer).
+//
+//export llenvsgo_env_details
+func llenvsgo_env_details(h C.uint64_t, recipe *C.char, n C.size_t, out **C.char, outLen *C.size_t) (rc C.int32_t) {
+	defer guard(&rc, out, outLen)
+	env, err := getEnv(uint64(h))
+	if err != nil {
+		return fail(err, out, outLen)
+	}
+	d, ok := env.(core.Detailer)
+	if !ok {
+		return fail(fmt.Errorf("environment %q has no step details to rebuild", env.Spec().Name), out, outLen)
+	}
+	var r []any
+	if err := unmarshal(input(recipe, n), &r); err != nil {
+		return fail(fmt.Errorf("malformed details recipe: %w", err), out, outLen)
+	}
+	info, meta, err := d.Details(r)
+	if err != nil {
+		return fail(err, out, outLen)
+	}
+	bp := replyBuffers.Get().(*[]byte)
+	*bp = appendDetails((*bp)[:0], info, meta)
+	toC(*bp, out, outLen)
+	replyBuffers.Put(bp)
+	return statusOK
 }
 
 // appendMessage writes a message as encoding/json would (fields in order,

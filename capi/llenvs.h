@@ -132,9 +132,10 @@ int32_t llenvs_mask_pytexts(uint64_t tokenizer, void *texts, size_t n_texts, con
  * or stale known (0 included) gets keep 0 and every field. The observation
  * is then version `version`. Each signal is [name, reward_type, reward,
  * feedback, weight]. With LLENVS_TOLD_DETAILS_LATER the details are not in
- * the buffer: the head has a 13th element, a recipe, and the environment's
- * llenvs_env_call method "details" ({"recipe": recipe}) returns them (the
- * iterative environment scores the attempt again: its inner step is pure). */
+ * the buffer: the head has a 13th element, a string holding the recipe's
+ * JSON, and llenvs_env_details(environment, recipe) returns them as the
+ * JSON array [info, [metadata of each signal]] (the iterative environment
+ * scores the attempt again: its inner step is pure). */
 #define LLENVS_TOLD_TERMINATED 1
 #define LLENVS_TOLD_TRUNCATED 2
 #define LLENVS_TOLD_OBSERVATION 4
@@ -143,5 +144,6 @@ int32_t llenvs_mask_pytexts(uint64_t tokenizer, void *texts, size_t n_texts, con
 #define LLENVS_TOLD_SAME_TOOLS 32
 #define LLENVS_TOLD_DETAILS_LATER 64
 int32_t llenvs_episode_step_told(uint64_t episode, int64_t step, uint64_t known, const char *text, int64_t text_len, const char *tool_calls, size_t tool_calls_len, char **out, size_t *out_len);
+int32_t llenvs_env_details(uint64_t handle, const char *recipe, size_t recipe_len, char **out, size_t *out_len);
 
 #endif

@@ -12,7 +12,6 @@ package main
 import "C"
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"runtime"
@@ -344,17 +343,6 @@ func dispatch(env core.Environment, method string, args map[string]any) (any, er
 			}
 		}
 		return entries, nil
-	case "details":
-		d, ok := env.(core.Detailer)
-		if !ok {
-			break
-		}
-		recipe, _ := args["recipe"].([]any)
-		info, meta, err := d.Details(recipe)
-		if err != nil {
-			return nil, err
-		}
-		return json.RawMessage(appendDetails(nil, info, meta)), nil
 	case "score_answers":
 		sa, ok := env.(interface {
 			ScoreAnswer(int, *string) (float64, error)

@@ -90,6 +90,11 @@ int32_t llenvs_episode_step_told(uint64_t episode, int64_t step, uint64_t known,
                                       out, out_len);
 }
 
+int32_t llenvs_env_details(uint64_t handle, const char *recipe, size_t recipe_len, char **out, size_t *out_len) {
+    if (forked) return fork_error(out, out_len);
+    return llenvsgo_env_details(handle, (char *)recipe, recipe_len, out, out_len);
+}
+
 int32_t llenvs_episode_close(uint64_t episode) {
     if (forked) return LLENVS_ERR_FORKED;
     return llenvsgo_episode_close(episode);

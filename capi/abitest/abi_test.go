@@ -34,6 +34,7 @@ var lib struct {
 	epClose     func(ep uint64) int32
 	epStepTold  func(ep uint64, step int64, known uint64, text []byte, textLen int64, calls []byte, callsLen uintptr,
 		out *unsafe.Pointer, outLen *uintptr) int32
+	envDetails func(h uint64, recipe []byte, n uintptr, out *unsafe.Pointer, outLen *uintptr) int32
 	scoreTexts func(h uint64, idx *int64, texts *unsafe.Pointer, lens *int64, n uintptr, totals, values *float64,
 		flags *uint8, spans *int64, rich int32, out *unsafe.Pointer, outLen *uintptr) int32
 }
@@ -72,6 +73,7 @@ func TestMain(m *testing.M) {
 	purego.RegisterLibFunc(&lib.epStep, h, "llenvs_episode_step")
 	purego.RegisterLibFunc(&lib.epClose, h, "llenvs_episode_close")
 	purego.RegisterLibFunc(&lib.epStepTold, h, "llenvs_episode_step_told")
+	purego.RegisterLibFunc(&lib.envDetails, h, "llenvs_env_details")
 	registerMasking(h)
 	code := m.Run()
 	os.RemoveAll(dir)
@@ -342,9 +344,8 @@ func TestToldStep(t *testing.T) {
 	if len(msgs) != 2 || msgs[0].(map[string]any)["content"] != string(text) {
 		t.Fatalf("new messages %v", msgs)
 	}
-	recipe, _ := json.Marshal(map[string]any{"recipe": head[12]})
-	method := "details"
-	if rc := lib.envCall(h, method, recipe, uintptr(len(recipe)), &out, &n); rc != 0 {
+	recipe := []byte(head[12].(string))
+	if rc := lib.envDetails(h, recipe, uintptr(len(recipe)), &out, &n); rc != 0 {
 		t.Fatalf("details rc %d: %s", rc, take(out, n))
 	}
 	var details []any
@@ -375,6 +376,15 @@ func TestToldStep(t *testing.T) {
 	for _, tt := range tests {
 		if rc, msg := step(tt.stepNo, 0, tt.txt, tt.textLen); rc != tt.wantRC || msg == "" {
 			t.Errorf("%s: rc %d (%s), want %d", tt.name, rc, msg, tt.wantRC)
+		}
+	}
+	for _, bad := range []struct {
+		recipe string
+		rc     int32
+	}{{`[1,`, -1}, {`{}`, -1}, {`[0,"x"]`, -1}, {`[999,"x",1,false]`, -3}} {
+		rc := lib.envDetails(h, []byte(bad.recipe), uintptr(len(bad.recipe)), &out, &n)
+		if msg := take(out, n); rc != bad.rc || msg == "" {
+			t.Errorf("details of recipe %s: rc %d (%s), want %d with a message", bad.recipe, rc, msg, bad.rc)
 		}
 	}
 	if rc := lib.epClose(ep); rc != 0 {

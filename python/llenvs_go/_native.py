@@ -79,6 +79,7 @@ int32_t llenvs_mask_pytexts(uint64_t tokenizer, void *texts, size_t n_texts, con
 #define LLENVS_TOLD_SAME_TOOLS 32
 #define LLENVS_TOLD_DETAILS_LATER 64
 int32_t llenvs_episode_step_told(uint64_t episode, int64_t step, uint64_t known, const char *text, int64_t text_len, const char *tool_calls, size_t tool_calls_len, char **out, size_t *out_len);
+int32_t llenvs_env_details(uint64_t handle, const char *recipe, size_t recipe_len, char **out, size_t *out_len);
 """
 
 OK = 0
@@ -441,6 +442,17 @@ def episode_step_told(episode: int, step: int, known: int, text: bytes | None,
 
 # Per-thread out-parameters of episode_step_told (a step makes no cffi allocation of its own).
 _reply_slots = threading.local()
+
+
+def env_details(handle: int, recipe: bytes) -> list[Any]:
+    """The details ``[info, [metadata of each signal]]`` of a told step from its reply's recipe."""
+    out = ffi.new(_CHARPP)
+    out_len = ffi.new(_SIZEP)
+    rc = lib().llenvs_env_details(handle, recipe, len(recipe), out, out_len)
+    data = take_buffer(out, out_len)
+    if rc != OK:
+        raise_for(rc, data)
+    return _scan_json(data.decode(), 0)[0]
 
 
 def episode_close(episode: int, pid: int) -> None:

@@ -507,9 +507,9 @@ class NativeEnvironment:
             episode.close()
         return _build_step(next_state, _build_bundle(signals), terminated, truncated, extracted, resolved, details)
 
-    def _details(self, recipe: list[Any]) -> list[Any]:
+    def _details(self, recipe: str) -> list[Any]:
         """The info and signal metadata of a told step whose reply left them out (``LLENVS_TOLD_DETAILS_LATER``)."""
-        return _native.env_call(self.handle, "details", {"recipe": recipe})
+        return _native.env_details(self.handle, recipe.encode())
 
     def _step_reply(self, state: State, action: Action, r: dict[str, Any]) -> StepResult:
         """The StepResult of a step reply in the JSON form of ``llenvs_episode_step``."""
