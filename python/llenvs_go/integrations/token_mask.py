@@ -17,7 +17,7 @@ import weakref
 from array import array
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from itertools import accumulate, chain, islice
+from itertools import accumulate, chain
 from typing import Any, Literal
 
 from llenvs_go import _native
@@ -57,6 +57,8 @@ class MaskedTrajectory:
             that step, 0.0 elsewhere.
         response_logprobs: per response token, the carried logprob of a model token and 0.0 elsewhere;
             None when no action carried logprobs.
+
+    The ``spans`` of a result of :meth:`TrajectoryMasker.mask_batch` are built when first read.
     """
 
     prompt_ids: tuple[int, ...]
@@ -68,6 +70,24 @@ class MaskedTrajectory:
     truncated: bool = False
     token_rewards: tuple[float, ...] = ()
     response_logprobs: tuple[float, ...] | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        # Only reached when ``spans`` is not built yet: mask_batch builds them when first read.
+        if name == "spans":
+            d = self.__dict__
+            source = d.get("_spans_source")
+            if source is not None:
+                d["spans"] = spans = source.spans(d["_spans_at"], self.response_ids, self.truncated)
+                d.pop("_spans_source", None)
+                d.pop("_spans_at", None)
+                return spans
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {f: getattr(self, f) for f in _MASKED_FIELDS}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
 
     def to_dict(self) -> dict[str, Any]:
         """The tensors as lists: ``prompt_ids``, ``response_ids``, ``response_mask``, ``rewards``,
@@ -82,6 +102,33 @@ class MaskedTrajectory:
             "token_rewards": list(self.token_rewards),
             "response_logprobs": None if self.response_logprobs is None else list(self.response_logprobs),
         }
+
+
+_MASKED_FIELDS = ("prompt_ids", "response_ids", "response_mask", "spans", "rewards", "num_turns", "truncated",
+                  "token_rewards", "response_logprobs")
+
+
+class _SpanSource:
+    """What the spans of a batch's trajectories are built from, when first read: the fragments' texts and
+    the span records of the Go core's packed result (no reference to the trajectories themselves)."""
+
+    __slots__ = ("texts", "records", "decode")
+
+    def __init__(self, texts: list[str], records: list[int], decode: Any):
+        self.texts = texts
+        self.records = records  # (start, end, source, step, fragment) per span, flat
+        self.decode = decode
+
+    def spans(self, at: tuple[int, int], response: tuple[int, ...], truncated: bool) -> tuple[TokenSpan, ...]:
+        """The spans of records ``at[0] .. at[1]`` over ``response``."""
+        recs, texts, sources, build = self.records, self.texts, _SOURCES, _build_span
+        out = [build(texts[recs[5 * k + 4]], response[recs[5 * k]:recs[5 * k + 1]], sources[recs[5 * k + 2]],
+                     recs[5 * k + 3])
+               for k in range(at[0], at[1])]
+        if truncated and self.decode is not None and out:  # the last span may be cut at max_length
+            cut = out[-1]
+            out[-1] = build(self.decode(list(cut.token_ids)), cut.token_ids, cut.source, cut.step_index)
+        return tuple(out)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -503,9 +550,10 @@ class TrajectoryMasker:
         any_logprobs = any(lp is not None for lp in fr.carried_logprobs)
         all_texts = fr.texts + fr.carried_texts  # fragment f's text, carried ones numbered after the texts
         all_logprobs = [None] * len(fr.texts) + fr.carried_logprobs if any_logprobs else None
-        sources = _SOURCES
-        build_span, build_masked = _build_span, _build_masked
-        records = zip(*[iter(recs)] * 5, strict=True)  # (start, end, source, step, fragment) per span
+        # The spans are built when first read (MaskedTrajectory.spans): most training code reads only
+        # the tensors.
+        span_source = _SpanSource(all_texts, recs, decode)
+        build_masked = _build_masked
         out = []
         for i in range(n):
             r0, r1 = ro[i], ro[i + 1]
@@ -514,11 +562,6 @@ class TrajectoryMasker:
             for r, pos in zip(rewards[i], reward_at[to[i]:to[i + 1]], strict=True):
                 if pos >= 0:
                     token_rewards[pos] += r
-            spans = [build_span(all_texts[frag], response[start:end], sources[source], step)
-                     for start, end, source, step, frag in islice(records, so[i + 1] - so[i])]
-            if trunc[i] and decode is not None and spans:  # the last span may be cut at max_length
-                cut = spans[-1]
-                spans[-1] = build_span(decode(list(cut.token_ids)), cut.token_ids, cut.source, cut.step_index)
             logprobs: list[float] | None = None
             if all_logprobs is not None:
                 logprobs = [0.0] * (r1 - r0)
@@ -528,14 +571,16 @@ class TrajectoryMasker:
                     if lp is not None:
                         logprobs[start:end] = [float(x) for x in lp[:end - start]]
             out.append(build_masked(
-                tuple(pids[po[i]:po[i + 1]]), response, tuple(mask[r0:r1]), tuple(spans), tuple(rewards[i]),
-                len(rewards[i]), bool(trunc[i]), tuple(token_rewards), None if logprobs is None else tuple(logprobs)))
+                tuple(pids[po[i]:po[i + 1]]), response, tuple(mask[r0:r1]), span_source, (so[i], so[i + 1]),
+                tuple(rewards[i]), len(rewards[i]), bool(trunc[i]), tuple(token_rewards),
+                None if logprobs is None else tuple(logprobs)))
         return out
 
 
 _build_span = builder(TokenSpan, ("text", "token_ids", "source", "step_index"))
-_build_masked = builder(MaskedTrajectory, ("prompt_ids", "response_ids", "response_mask", "spans", "rewards",
-                                           "num_turns", "truncated", "token_rewards", "response_logprobs"))
+_build_masked = builder(MaskedTrajectory, ("prompt_ids", "response_ids", "response_mask", "_spans_source",
+                                           "_spans_at", "rewards", "num_turns", "truncated", "token_rewards",
+                                           "response_logprobs"))
 
 
 def _tables(seg_lists: list[list[int]], rewards: list[list[float]]) -> tuple[array, array, array, array]:
