@@ -122,9 +122,10 @@ class _SpanSource:
     def spans(self, at: tuple[int, int], response: tuple[int, ...], truncated: bool) -> tuple[TokenSpan, ...]:
         """The spans of records ``at[0] .. at[1]`` over ``response``."""
         recs, texts, sources, build = self.records, self.texts, _SOURCES, _build_span
-        out = [build(texts[recs[5 * k + 4]], response[recs[5 * k]:recs[5 * k + 1]], sources[recs[5 * k + 2]],
-                     recs[5 * k + 3])
-               for k in range(at[0], at[1])]
+        with gc_paused():  # tuples of ints and spans: no collection pass can free any of them
+            out = [build(texts[recs[5 * k + 4]], response[recs[5 * k]:recs[5 * k + 1]], sources[recs[5 * k + 2]],
+                         recs[5 * k + 3])
+                   for k in range(at[0], at[1])]
         if truncated and self.decode is not None and out:  # the last span may be cut at max_length
             cut = out[-1]
             out[-1] = build(self.decode(list(cut.token_ids)), cut.token_ids, cut.source, cut.step_index)
