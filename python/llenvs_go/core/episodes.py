@@ -198,5 +198,7 @@ def unpack_items(data: bytes) -> tuple[list[str], list[str | None]]:
     prompts_text = data[text_at : text_at + p_bytes].decode("utf-8", "replace")
     truths_text = data[text_at + p_bytes :].decode("utf-8", "replace")
     prompts = list(map(prompts_text.__getitem__, map(slice, p_off[:n], p_off[1:])))
+    if has.count(0) == n:  # a step's reply carries no ground truth
+        return prompts, [None] * n
     truths = [truths_text[t_off[k] : t_off[k + 1]] if has[k] else None for k in range(n)]
     return prompts, truths
