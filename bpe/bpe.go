@@ -18,6 +18,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 )
@@ -390,30 +391,44 @@ func others(s string) int {
 
 // EncodeAll encodes every text, in parallel on up to GOMAXPROCS goroutines,
 // into one ragged array: text i's ids are tokens[offsets[i]:offsets[i+1]].
+// The texts are handed out in several runs per goroutine, taken in turn, so
+// that a goroutine whose core is busy with other work takes fewer of them.
 func (t *Tokenizer) EncodeAll(texts []string) (tokens []int32, offsets []int64) {
 	workers := min(runtime.GOMAXPROCS(0), max(1, len(texts)/64))
-	chunk := (len(texts) + workers - 1) / max(workers, 1)
-	parts := make([][]int32, workers)
+	runs := workers
+	if workers > 1 {
+		runs = min(8*workers, max(1, len(texts)/32))
+	}
+	chunk := (len(texts) + runs - 1) / max(runs, 1)
+	parts := make([][]int32, runs)
 	lens := make([]int64, len(texts))
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		lo, hi := w*chunk, min((w+1)*chunk, len(texts))
-		if lo >= hi {
-			continue
-		}
-		wg.Add(1)
-		go func(w, lo, hi int) {
-			defer wg.Done()
-			cache := Cache{}
+	var next atomic.Int64
+	encode := func() {
+		cache := Cache{}
+		for {
+			r := int(next.Add(1)) - 1
+			lo, hi := r*chunk, min((r+1)*chunk, len(texts))
+			if r >= runs || lo >= hi {
+				return
+			}
 			var out []int32
 			for i := lo; i < hi; i++ {
 				n := len(out)
 				out = t.Encode(out, texts[i], cache)
 				lens[i] = int64(len(out) - n)
 			}
-			parts[w] = out
-		}(w, lo, hi)
+			parts[r] = out
+		}
 	}
+	var wg sync.WaitGroup
+	for w := 1; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			encode()
+		}()
+	}
+	encode() // the calling goroutine works too
 	wg.Wait()
 	total := 0
 	for _, p := range parts {

@@ -224,6 +224,10 @@ func llenvsgo_env_reset(h C.uint64_t, req *C.char, reqLen C.size_t, episode *C.u
 		TaskIndex *int64         `json:"task_index"`
 		Seed      *int64         `json:"seed"`
 		Options   map[string]any `json:"options"`
+		// Entry false: leave hidden.entry out when the environment serves
+		// it through its "entries" method (the reply then says
+		// "entry_later": true).
+		Entry *bool `json:"entry"`
 	}
 	if err := unmarshal(input(req, reqLen), &r); err != nil {
 		return fail(fmt.Errorf("malformed reset request: %w", err), out, outLen)
@@ -235,9 +239,25 @@ func llenvsgo_env_reset(h C.uint64_t, req *C.char, reqLen C.size_t, episode *C.u
 	if err != nil {
 		return fail(err, out, outLen)
 	}
-	*episode = C.uint64_t(putHandle(kindEpisode, core.NewRun(env, start)))
-	return reply(map[string]any{"observation": start.Observation, "hidden": start.Hidden, "info": start.Info},
-		out, outLen)
+	run := core.NewRun(env, start)
+	version := run.Begin(&start.Observation) // for llenvs_episode_step_told
+	*episode = C.uint64_t(putHandle(kindEpisode, run))
+	rep := map[string]any{"observation": start.Observation, "hidden": start.Hidden, "info": start.Info,
+		"told": version}
+	if r.Entry != nil && !*r.Entry && servesEntries(env) {
+		start.Hidden.Entry = nil
+		rep["hidden"], rep["entry_later"] = start.Hidden, true
+	}
+	return reply(rep, out, outLen)
+}
+
+// servesEntries reports whether env answers the "entries" method.
+func servesEntries(env core.Environment) bool {
+	if s, ok := env.(interface{ ServesEntries() bool }); ok {
+		return s.ServesEntries()
+	}
+	_, ok := env.(interface{ EntryAny(int) (any, error) })
+	return ok
 }
 
 //export llenvsgo_episode_step

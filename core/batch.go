@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"github.com/llenvs/llenvs-go/extract"
 )
@@ -29,7 +30,10 @@ func ScoreBatch(env SingleTurn, indices []int64, texts []string, outs []Scored) 
 
 // ParallelFor calls work on consecutive sub-ranges covering [0, n), on up
 // to GOMAXPROCS goroutines when n is large enough to be worth it, and
-// returns when all are done. work must not panic.
+// returns when all are done. work must not panic. The ranges are handed
+// out a few per goroutine, in turn, rather than one half each: on a
+// machine whose cores are busy with other work, the goroutine that runs
+// takes more of them instead of waiting for one that does not.
 func ParallelFor(n int, work func(lo, hi int)) {
 	workers := runtime.GOMAXPROCS(0)
 	if n < parallelMin || workers < 2 {
@@ -37,16 +41,26 @@ func ParallelFor(n int, work func(lo, hi int)) {
 		return
 	}
 	workers = min(workers, n/32)
-	var wg sync.WaitGroup
-	chunk := (n + workers - 1) / workers
-	for lo := 0; lo < n; lo += chunk {
-		hi := min(lo+chunk, n)
-		wg.Add(1)
-		go func(lo, hi int) {
-			defer wg.Done()
-			work(lo, hi)
-		}(lo, hi)
+	chunk := max(32, (n+8*workers-1)/(8*workers))
+	var next atomic.Int64
+	run := func() {
+		for {
+			lo := int(next.Add(int64(chunk))) - chunk
+			if lo >= n {
+				return
+			}
+			work(lo, min(lo+chunk, n))
+		}
 	}
+	var wg sync.WaitGroup
+	for w := 1; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			run()
+		}()
+	}
+	run() // the calling goroutine works too
 	wg.Wait()
 }
 

@@ -318,6 +318,18 @@ func (e *Env) ScoreText(i int, text string, out *core.Scored) {
 		out.Err = err
 		return
 	}
+	e.scoreEntry(ent, text, out)
+}
+
+// Task is the entry of task i, for ScoreTask (core.TaskScorer).
+func (e *Env) Task(i int) (any, error) { return e.Entry(i) }
+
+// ScoreTask is ScoreText against an entry Task returned.
+func (e *Env) ScoreTask(task any, text string, out *core.Scored) {
+	e.scoreEntry(task.(*Entry), text, out)
+}
+
+func (e *Env) scoreEntry(ent *Entry, text string, out *core.Scored) {
 	x := e.extractor.Extract(text)
 	out.Extraction = x
 	total := 0.0
