@@ -5,6 +5,7 @@ go 1.22
 require (
 	github.com/bytedance/sonic v1.15.5
 	github.com/ebitengine/purego v0.10.2
+	golang.org/x/sys v0.22.0
 )
 
 require (
@@ -14,5 +15,4 @@ require (
 	github.com/klauspost/cpuid/v2 v2.2.9 // indirect
 	github.com/twitchyliquid64/golang-asm v0.15.1 // indirect
 	golang.org/x/arch v0.0.0-20210923205945-b76863e36670 // indirect
-	golang.org/x/sys v0.22.0 // indirect
 )

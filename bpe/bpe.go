@@ -17,6 +17,7 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 
@@ -391,28 +392,40 @@ func others(s string) int {
 
 // EncodeAll encodes every text, in parallel on up to GOMAXPROCS goroutines,
 // into one ragged array: text i's ids are tokens[offsets[i]:offsets[i+1]].
+// The texts are handed out in several runs per goroutine, taken in turn, so
+// that a goroutine whose core is busy with other work takes fewer of them.
 func (t *Tokenizer) EncodeAll(texts []string) (tokens []int32, offsets []int64) {
 	nw := min(runtime.GOMAXPROCS(0), max(1, len(texts)/64))
-	chunk := (len(texts) + nw - 1) / max(nw, 1)
-	parts := make([][]int32, nw)
+	runs := nw
+	if nw > 1 {
+		runs = min(8*nw, max(1, len(texts)/32))
+	}
+	chunk := (len(texts) + runs - 1) / max(runs, 1)
+	parts := make([][]int32, runs)
 	lens := make([]int64, len(texts))
-	var g workers.Group // a panic reaches the caller, not the end of the process
-	for w := 0; w < nw; w++ {
-		lo, hi := w*chunk, min((w+1)*chunk, len(texts))
-		if lo >= hi {
-			continue
-		}
-		g.Go(func() {
-			cache := Cache{}
+	var next atomic.Int64
+	encode := func() {
+		cache := Cache{}
+		for {
+			r := int(next.Add(1)) - 1
+			lo, hi := r*chunk, min((r+1)*chunk, len(texts))
+			if r >= runs || lo >= hi {
+				return
+			}
 			var out []int32
 			for i := lo; i < hi; i++ {
 				n := len(out)
 				out = t.Encode(out, texts[i], cache)
 				lens[i] = int64(len(out) - n)
 			}
-			parts[w] = out
-		})
+			parts[r] = out
+		}
 	}
+	var g workers.Group // a panic reaches the caller, not the end of the process
+	for w := 1; w < nw; w++ {
+		g.Go(encode)
+	}
+	g.Run(encode) // the calling goroutine works too
 	g.Wait()
 	total := 0
 	for _, p := range parts {

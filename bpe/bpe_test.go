@@ -100,6 +100,22 @@ func TestEncode(t *testing.T) {
 	if !reflect.DeepEqual(offs, []int64{0, 2, 2, 4}) || !reflect.DeepEqual(tokens, []int32{id("hell"), id("o"), id("w"), id("o")}) {
 		t.Fatalf("EncodeAll: %v %v", tokens, offs)
 	}
+	// Many texts, encoded in parallel runs: the same ids, in order, as one at a time.
+	words := []string{"hello", "", "wo", "ll<|im", " hello wo", "<|im_end|>", "ollehll"}
+	for _, n := range []int{63, 64, 1000, 4099} {
+		texts := make([]string, n)
+		var want []int32
+		wantOffs := []int64{0}
+		for i := range texts {
+			texts[i] = words[i%len(words)] + words[(i/len(words))%len(words)]
+			want = tok.Encode(want, texts[i], Cache{})
+			wantOffs = append(wantOffs, int64(len(want)))
+		}
+		got, gotOffs := tok.EncodeAll(texts)
+		if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(gotOffs, wantOffs) {
+			t.Fatalf("EncodeAll of %d texts differs from Encode one by one", n)
+		}
+	}
 }
 
 func TestLoadRefusesWhatItDoesNotImplement(t *testing.T) {

@@ -3,10 +3,12 @@ package main
 /*
 #include <stdint.h>
 #include <stddef.h>
+#include <stdlib.h>
 */
 import "C"
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
@@ -108,11 +110,11 @@ func llenvsgo_items_arrow(h C.uint64_t, indices *C.int64_t, n C.size_t, layout *
 			}()
 		}
 	})
-	buf, err := packArrow(idx, prompts, truths, errs, lay)
+	buf, size, err := packArrow(idx, prompts, truths, errs, lay)
 	if err != nil {
 		return fail(err, out, outLen)
 	}
-	toC(buf, out, outLen)
+	*out, *outLen = (*C.char)(buf), C.size_t(size)
 	return statusOK
 }
 
@@ -129,112 +131,178 @@ func decodeItemsLayout(b []byte) (itemsLayout, error) {
 	return lay, nil
 }
 
-// arrowColumn accumulates one Arrow string column: int32 offsets and data.
-type arrowColumn struct {
-	offsets []int32
-	data    []byte
-	err     error
-}
-
-func newArrowColumn(rows, bytes int) *arrowColumn {
-	c := &arrowColumn{offsets: make([]int32, 1, rows+1), data: make([]byte, 0, bytes)}
-	return c
-}
-
-func (c *arrowColumn) add(parts ...string) {
-	for _, p := range parts {
-		c.data = append(c.data, p...)
-	}
-	if len(c.data) > math.MaxInt32 && c.err == nil {
-		c.err = errors.New("a string column of this chunk exceeds 2 GiB; build the dataset in smaller chunks")
-	}
-	c.offsets = append(c.offsets, int32(len(c.data)))
-}
-
-func packArrow(idx []int64, prompts []string, truths []*string, errs []error, lay itemsLayout) ([]byte, error) {
-	rows, promptBytes, truthBytes := 0, 0, 0
+// packArrow lays out the rows' columns (see llenvsgo_items_arrow) in one
+// buffer of C memory, written in place: the sizes of every section are
+// known from the texts, so nothing is built on the Go heap and copied
+// afterwards. The caller owns the buffer (llenvs_free).
+func packArrow(idx []int64, prompts []string, truths []*string, errs []error,
+	lay itemsLayout) (unsafe.Pointer, int, error) {
+	rows, promptBytes, truthBytes, nerr, errBytes := 0, 0, 0, 0, 0
 	for k := range idx {
-		if errs[k] == nil {
-			rows++
-			promptBytes += len(prompts[k])
-			if truths[k] != nil {
-				truthBytes += len(*truths[k])
-			}
+		if errs[k] != nil {
+			nerr++
+			errBytes += len(errs[k].Error())
+			continue
+		}
+		rows++
+		promptBytes += len(prompts[k])
+		if truths[k] != nil {
+			truthBytes += len(*truths[k])
 		}
 	}
-	perRow := 1
+	perRow, systemBytes := 1, 0
 	if lay.System != nil {
-		perRow = 2
+		perRow, systemBytes = 2, len(*lay.System)
 	}
 	literal := 0
 	for _, p := range lay.Template {
 		literal += len(p)
 	}
 	holes := len(lay.Template) - 1
-
-	taskIndex := make([]int64, 0, rows)
-	prompt := newArrowColumn(rows, promptBytes)
-	truth := newArrowColumn(rows, truthBytes)
-	validity := make([]byte, (rows+7)/8)
-	msgOffsets := make([]int32, 1, rows+1)
-	role := newArrowColumn(rows*perRow, rows*(perRow*6))
-	systemBytes := 0
+	nmsg := rows * perRow
+	roleBytes := rows * len("user")
 	if lay.System != nil {
-		systemBytes = len(*lay.System)
+		roleBytes += rows * len("system")
 	}
-	content := newArrowColumn(rows*perRow, rows*(systemBytes+literal)+promptBytes*holes)
-	var errIndex []int64
-	errText := newArrowColumn(0, 0)
-	userParts := make([]string, 0, 2*len(lay.Template))
+	contentBytes := rows*(systemBytes+literal) + promptBytes*holes
+	for _, n := range []int{promptBytes, truthBytes, roleBytes, contentBytes, errBytes} {
+		if n > math.MaxInt32 {
+			return nil, 0, errors.New("a string column of this chunk exceeds 2 GiB; build the dataset in smaller chunks")
+		}
+	}
+	var sizes [arrowSections]int
+	sizes[arrowTaskIndex] = 8 * rows
+	sizes[arrowPromptOffsets] = 4 * (rows + 1)
+	sizes[arrowPromptData] = promptBytes
+	sizes[arrowTruthValidity] = (rows + 7) / 8
+	sizes[arrowTruthOffsets] = 4 * (rows + 1)
+	sizes[arrowTruthData] = truthBytes
+	sizes[arrowMessageOffsets] = 4 * (rows + 1)
+	sizes[arrowRoleOffsets] = 4 * (nmsg + 1)
+	sizes[arrowRoleData] = roleBytes
+	sizes[arrowContentOffsets] = 4 * (nmsg + 1)
+	sizes[arrowContentData] = contentBytes
+	sizes[arrowErrorIndex] = 8 * nerr
+	sizes[arrowErrorOffsets] = 4 * (nerr + 1)
+	sizes[arrowErrorData] = errBytes
+	buf, total, sec := cSections(uint64(rows), sizes[:])
+
+	taskIndex := int64s(sec[arrowTaskIndex])
+	prompt := newColumnWriter(sec[arrowPromptOffsets], sec[arrowPromptData])
+	truth := newColumnWriter(sec[arrowTruthOffsets], sec[arrowTruthData])
+	validity := sec[arrowTruthValidity]
+	clear(validity)
+	msgOffsets := int32s(sec[arrowMessageOffsets])
+	msgOffsets[0] = 0
+	role := newColumnWriter(sec[arrowRoleOffsets], sec[arrowRoleData])
+	content := newColumnWriter(sec[arrowContentOffsets], sec[arrowContentData])
+	errIndex := int64s(sec[arrowErrorIndex])
+	errText := newColumnWriter(sec[arrowErrorOffsets], sec[arrowErrorData])
+	r, e := 0, 0
 	for k := range idx {
 		if errs[k] != nil {
-			errIndex = append(errIndex, int64(k))
+			errIndex[e] = int64(k)
 			errText.add(errs[k].Error())
+			errText.end()
+			e++
 			continue
 		}
-		r := len(taskIndex)
-		taskIndex = append(taskIndex, idx[k])
+		taskIndex[r] = idx[k]
 		prompt.add(prompts[k])
+		prompt.end()
 		if truths[k] != nil {
 			validity[r/8] |= 1 << (r % 8)
 			truth.add(*truths[k])
-		} else {
-			truth.add()
 		}
+		truth.end()
 		if lay.System != nil {
 			role.add("system")
+			role.end()
 			content.add(*lay.System)
+			content.end()
 		}
 		role.add("user")
-		userParts = append(userParts[:0], lay.Template[0])
+		role.end()
+		content.add(lay.Template[0])
 		for _, lit := range lay.Template[1:] {
-			userParts = append(userParts, prompts[k], lit)
+			content.add(prompts[k])
+			content.add(lit)
 		}
-		content.add(userParts...)
-		msgOffsets = append(msgOffsets, int32(len(role.offsets)-1))
+		content.end()
+		r++
+		msgOffsets[r] = int32(r * perRow)
 	}
-	for _, c := range []*arrowColumn{prompt, truth, role, content, errText} {
-		if c.err != nil {
-			return nil, c.err
-		}
+	return buf, total, nil
+}
+
+// columnWriter fills one Arrow string column in place: int32 offsets
+// (offsets[0] is 0) and the UTF-8 data, sized beforehand.
+type columnWriter struct {
+	offsets []int32
+	data    []byte
+	n, at   int
+}
+
+func newColumnWriter(offsets, data []byte) *columnWriter {
+	w := &columnWriter{offsets: int32s(offsets), data: data}
+	w.offsets[0] = 0
+	return w
+}
+
+// add appends s to the current string.
+func (w *columnWriter) add(s string) { w.at += copy(w.data[w.at:], s) }
+
+// end closes the current string.
+func (w *columnWriter) end() {
+	w.n++
+	w.offsets[w.n] = int32(w.at)
+}
+
+// cSections allocates in C memory a buffer laid out as packSections lays
+// out sections of the given sizes (the count, an offset and length per
+// section, then the sections, each starting at a multiple of 8), and
+// returns it, its size and a view of each section to fill.
+func cSections(count uint64, sizes []int) (unsafe.Pointer, int, [][]byte) {
+	head := 8 * (1 + 2*len(sizes))
+	total := head
+	for _, n := range sizes {
+		total += (n + 7) &^ 7
 	}
-	sections := [arrowSections][]byte{
-		arrowTaskIndex:      int64Bytes(taskIndex),
-		arrowPromptOffsets:  int32Bytes(prompt.offsets),
-		arrowPromptData:     prompt.data,
-		arrowTruthValidity:  validity,
-		arrowTruthOffsets:   int32Bytes(truth.offsets),
-		arrowTruthData:      truth.data,
-		arrowMessageOffsets: int32Bytes(msgOffsets),
-		arrowRoleOffsets:    int32Bytes(role.offsets),
-		arrowRoleData:       role.data,
-		arrowContentOffsets: int32Bytes(content.offsets),
-		arrowContentData:    content.data,
-		arrowErrorIndex:     int64Bytes(errIndex),
-		arrowErrorOffsets:   int32Bytes(errText.offsets),
-		arrowErrorData:      errText.data,
+	p := C.malloc(C.size_t(total))
+	if p == nil {
+		panic("out of memory for a dataset chunk")
 	}
-	return packSections(uint64(rows), sections[:]), nil
+	buf := unsafe.Slice((*byte)(p), total)
+	le := binary.LittleEndian
+	le.PutUint64(buf[0:], count)
+	views := make([][]byte, len(sizes))
+	at := head
+	for i, n := range sizes {
+		le.PutUint64(buf[8+16*i:], uint64(at))
+		le.PutUint64(buf[16+16*i:], uint64(n))
+		views[i] = buf[at : at+n : at+n]
+		clear(buf[at+n : at+((n+7)&^7)]) // padding
+		at += (n + 7) &^ 7
+	}
+	return p, total, views
+}
+
+// freeC releases a buffer of cSections (for callers that do not hand it out).
+func freeC(p unsafe.Pointer) { C.free(p) }
+
+// int64s and int32s view a section as numbers (little-endian platforms).
+func int64s(b []byte) []int64 {
+	if len(b) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*int64)(unsafe.Pointer(&b[0])), len(b)/8)
+}
+
+func int32s(b []byte) []int32 {
+	if len(b) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*int32)(unsafe.Pointer(&b[0])), len(b)/4)
 }
 
 // int64Bytes views v as little-endian bytes (the platforms we build for
@@ -244,13 +312,6 @@ func int64Bytes(v []int64) []byte {
 		return nil
 	}
 	return unsafe.Slice((*byte)(unsafe.Pointer(&v[0])), 8*len(v))
-}
-
-func int32Bytes(v []int32) []byte {
-	if len(v) == 0 {
-		return nil
-	}
-	return unsafe.Slice((*byte)(unsafe.Pointer(&v[0])), 4*len(v))
 }
 
 // taskTexts is what an environment offers for building dataset items in

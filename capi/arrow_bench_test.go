@@ -30,8 +30,10 @@ func BenchmarkItemsArrowLegCounting(b *testing.B) {
 		core.ParallelFor(n, func(lo, hi int) {
 			bt.TaskTextsBulk(idx[lo:hi], prompts[lo:hi], truths[lo:hi], errs[lo:hi])
 		})
-		if _, err := packArrow(idx, prompts, truths, errs, lay); err != nil {
+		buf, _, err := packArrow(idx, prompts, truths, errs, lay)
+		if err != nil {
 			b.Fatal(err)
 		}
+		freeC(buf)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/llenvs/llenvs-go/core"
 	"github.com/llenvs/llenvs-go/verify"
@@ -143,7 +144,7 @@ func FuzzEpisode(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, which uint8, reset, step1, step2 string) {
 		env := envs[int(which)%len(envs)]
-		rr, err := decodeResetRequest([]byte(reset))
+		rr, _, err := decodeResetRequest([]byte(reset))
 		if err != nil {
 			checkReported(t, err)
 			return
@@ -357,11 +358,13 @@ func FuzzItemsArrow(f *testing.F) {
 		prompts := []string{prompt, "", truth}
 		truths := []*string{&truth, nil, &prompt}
 		errs := []error{nil, errors.New("task 5 failed"), nil}
-		buf, err := packArrow(idx, prompts, truths, errs, lay)
+		p, size, err := packArrow(idx, prompts, truths, errs, lay)
 		if err != nil {
 			checkReported(t, err)
 			return
 		}
+		buf := append([]byte(nil), unsafe.Slice((*byte)(p), size)...)
+		freeC(p)
 		if rows := binary.LittleEndian.Uint64(buf); rows != 2 {
 			t.Fatalf("%d rows, want 2", rows)
 		}

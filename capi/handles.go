@@ -29,12 +29,16 @@ func (k handleKind) String() string {
 	return fmt.Sprintf("kind %d", int32(k))
 }
 
-// handles maps ids to live Go objects of every kind. Ids are never reused,
-// so a stale id is an error rather than a different object.
+// Handles map ids to live Go objects of every kind. Ids are never reused,
+// so a stale id is an error rather than a different object. They are
+// issued in order, so the table is an array of pages of slots indexed by
+// id: a lookup is a few loads, with neighbouring ids (a batch of episodes)
+// in neighbouring slots. A page is released once all its ids have been
+// issued and dropped.
 var (
-	handles    sync.Map // uint64 -> handleEntry
 	nextHandle atomic.Uint64
 	liveCount  [4]atomic.Int64 // by kind; index 0 is the total
+	table      handleTable
 )
 
 type handleEntry struct {
@@ -42,20 +46,88 @@ type handleEntry struct {
 	v    any
 }
 
+const (
+	pageBits = 10
+	pageSize = 1 << pageBits
+)
+
+type handlePage struct {
+	slots  [pageSize]atomic.Pointer[handleEntry]
+	live   atomic.Int64 // slots of the page in use
+	stored atomic.Int64 // slots filled so far: pageSize once every id of the page was put
+}
+
+// handleTable is the array of pages; pages is replaced, never modified in
+// place, so readers load it without a lock.
+type handleTable struct {
+	mu    sync.Mutex // serialises growing and releasing pages
+	pages atomic.Pointer[[]*handlePage]
+}
+
+func (t *handleTable) page(p uint64) *handlePage {
+	ps := t.pages.Load()
+	if ps == nil || p >= uint64(len(*ps)) {
+		return nil
+	}
+	return (*ps)[p]
+}
+
+// pageFor returns page p, making it (and growing the array) if needed.
+func (t *handleTable) pageFor(p uint64) *handlePage {
+	if pg := t.page(p); pg != nil {
+		return pg
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var old []*handlePage
+	if ps := t.pages.Load(); ps != nil {
+		old = *ps
+	}
+	if p < uint64(len(old)) && old[p] != nil {
+		return old[p]
+	}
+	grown := make([]*handlePage, max(uint64(len(old)), p+1))
+	copy(grown, old)
+	grown[p] = &handlePage{}
+	t.pages.Store(&grown)
+	return grown[p]
+}
+
+// release drops page p once every id of it was put and none is live (no
+// put can be under way then).
+func (t *handleTable) release(p uint64) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	ps := t.pages.Load()
+	if ps == nil || p >= uint64(len(*ps)) || (*ps)[p] == nil || (*ps)[p].live.Load() != 0 ||
+		(*ps)[p].stored.Load() != pageSize {
+		return
+	}
+	next := append([]*handlePage(nil), *ps...)
+	next[p] = nil
+	t.pages.Store(&next)
+}
+
 func putHandle(kind handleKind, v any) uint64 {
 	id := nextHandle.Add(1)
-	handles.Store(id, handleEntry{kind, v})
+	pg := table.pageFor(id >> pageBits)
+	pg.live.Add(1)
+	pg.slots[id&(pageSize-1)].Store(&handleEntry{kind, v})
+	pg.stored.Add(1)
 	liveCount[0].Add(1)
 	liveCount[kind].Add(1)
 	return id
 }
 
 func lookup(id uint64, kind handleKind) (any, error) {
-	v, ok := handles.Load(id)
-	if !ok {
+	pg := table.page(id >> pageBits)
+	if pg == nil {
 		return nil, &handleError{id: id, want: kind}
 	}
-	e := v.(handleEntry)
+	e := pg.slots[id&(pageSize-1)].Load()
+	if e == nil {
+		return nil, &handleError{id: id, want: kind}
+	}
 	if e.kind != kind {
 		return nil, &handleError{id: id, want: kind, got: e.kind}
 	}
@@ -80,14 +152,26 @@ func getEpisode(id uint64) (*core.Run, error) {
 
 // dropHandle frees handle id, which must be of the given kind.
 func dropHandle(id uint64, kind handleKind) error {
-	if _, err := lookup(id, kind); err != nil {
-		return err
+	pg := table.page(id >> pageBits)
+	if pg == nil {
+		return &handleError{id: id, want: kind}
 	}
-	if _, ok := handles.LoadAndDelete(id); !ok {
+	slot := &pg.slots[id&(pageSize-1)]
+	e := slot.Load()
+	if e == nil {
+		return &handleError{id: id, want: kind}
+	}
+	if e.kind != kind {
+		return &handleError{id: id, want: kind, got: e.kind}
+	}
+	if !slot.CompareAndSwap(e, nil) {
 		return &handleError{id: id, want: kind} // closed concurrently
 	}
 	liveCount[0].Add(-1)
 	liveCount[kind].Add(-1)
+	if pg.live.Add(-1) == 0 && pg.stored.Load() == pageSize {
+		table.release(id >> pageBits)
+	}
 	return nil
 }
 

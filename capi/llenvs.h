@@ -91,6 +91,13 @@ int32_t llenvs_items_arrow(uint64_t handle, const int64_t *indices, size_t n, co
 int32_t llenvs_score_texts(uint64_t handle, const int64_t *indices, const char *const *texts, const int64_t *lens, size_t n, double *totals, double *values, uint8_t *flags, int64_t *spans, int32_t rich, char **out, size_t *out_len);
 int32_t llenvs_set_python_api(void *gil_ensure, void *gil_release, void *as_utf8, void *err_clear, void *tuple_item);
 int32_t llenvs_score_pytuple(uint64_t handle, const int64_t *indices, void *texts, size_t n, double *totals, double *values, uint8_t *flags, int64_t *spans, int32_t rich, char **out, size_t *out_len);
+/* One response, a Python str read in place, for a caller that holds the GIL
+ * (it is not released: the call lasts about a microsecond). result has 6 +
+ * signals 8-byte slots: the total (double), the LLENVS_ITEM_* flags, the
+ * answer's span start and end (int64, when LLENVS_ITEM_SPAN), the error
+ * buffer and its length (set when the call fails), then one double per
+ * signal. */
+int32_t llenvs_score_one(uint64_t handle, int64_t index, void *text, void *result);
 /* Masking (llenvs_mask_batch): n trajectories over a table of tokenised
  * fragments, fragment f = tokens[token_offsets[f] .. token_offsets[f+1]).
  * Trajectory i is segments[segment_offsets[i] .. segment_offsets[i+1]),
@@ -135,5 +142,40 @@ int32_t llenvs_env_new_columns(const char *cfg, size_t cfg_len, size_t n_columns
 int32_t llenvs_math_parse(const char *buf, const int64_t *offsets, size_t n, const char *cfg, size_t cfg_len, char **out, size_t *out_len);
 int32_t llenvs_math_verify_batch(const char *golds, const int64_t *gold_offsets, const char *preds, const int64_t *pred_offsets, size_t n, const char *opts, size_t opts_len, double *scores, uint8_t *verdicts, char **out, size_t *out_len);
 int32_t llenvs_math_verify(const char *gold, size_t gold_len, const char *pred, size_t pred_len, const char *opts, size_t opts_len, uint8_t *verdict, char **out, size_t *out_len);
+
+/* A step that does not send the conversation again
+ * (llenvs_episode_step_told): the action is text[text_len] (text_len < 0:
+ * no text) and tool_calls, a JSON array of {"id", "name", "arguments"}
+ * (tool_calls_len 0: none); step is the state's step count, as in
+ * llenvs_episode_step. The caller keeps the last observation it was told
+ * under a version number (llenvs_env_reset's reply has it as "told"); known
+ * names it. *out gets an 8-byte little-endian length n, then n bytes of one
+ * JSON array
+ *   [bits, version, keep, prompt, new_messages, tool_results,
+ *    available_tools, task, state, signals, extracted_action,
+ *    resolved_action]
+ * then the step's details, one JSON array [info, [metadata of each signal]]
+ * (to the end of the buffer), which a caller may decode only when read.
+ * bits holds LLENVS_TOLD_*: without LLENVS_TOLD_OBSERVATION the
+ * observation is unchanged (and its fields are null); otherwise its
+ * messages are the first keep messages of version known followed by
+ * new_messages, and available_tools, task and state are null when they are
+ * the same as in version known (their LLENVS_TOLD_SAME_* bit). An unknown
+ * or stale known (0 included) gets keep 0 and every field. The observation
+ * is then version `version`. Each signal is [name, reward_type, reward,
+ * feedback, weight]. With LLENVS_TOLD_DETAILS_LATER the details are not in
+ * the buffer: the head has a 13th element, a string holding the recipe's
+ * JSON, and llenvs_env_details(environment, recipe) returns them as the
+ * JSON array [info, [metadata of each signal]] (the iterative environment
+ * scores the attempt again: its inner step is pure). */
+#define LLENVS_TOLD_TERMINATED 1
+#define LLENVS_TOLD_TRUNCATED 2
+#define LLENVS_TOLD_OBSERVATION 4
+#define LLENVS_TOLD_SAME_TASK 8
+#define LLENVS_TOLD_SAME_STATE 16
+#define LLENVS_TOLD_SAME_TOOLS 32
+#define LLENVS_TOLD_DETAILS_LATER 64
+int32_t llenvs_episode_step_told(uint64_t episode, int64_t step, uint64_t known, const char *text, int64_t text_len, const char *tool_calls, size_t tool_calls_len, char **out, size_t *out_len);
+int32_t llenvs_env_details(uint64_t handle, const char *recipe, size_t recipe_len, char **out, size_t *out_len);
 
 #endif

@@ -226,7 +226,7 @@ func llenvsgo_env_reset(h C.uint64_t, req *C.char, reqLen C.size_t, episode *C.u
 	if err != nil {
 		return fail(err, out, outLen)
 	}
-	rr, err := decodeResetRequest(input(req, reqLen))
+	rr, entry, err := decodeResetRequest(input(req, reqLen))
 	if err != nil {
 		return fail(err, out, outLen)
 	}
@@ -234,26 +234,37 @@ func llenvsgo_env_reset(h C.uint64_t, req *C.char, reqLen C.size_t, episode *C.u
 	if err != nil {
 		return fail(err, out, outLen)
 	}
-	*episode = C.uint64_t(putHandle(kindEpisode, core.NewRun(env, start)))
-	return reply(map[string]any{"observation": start.Observation, "hidden": start.Hidden, "info": start.Info},
-		out, outLen)
+	run := core.NewRun(env, start)
+	version := run.Begin(&start.Observation) // for llenvs_episode_step_told
+	*episode = C.uint64_t(putHandle(kindEpisode, run))
+	rep := map[string]any{"observation": start.Observation, "hidden": start.Hidden, "info": start.Info,
+		"told": version}
+	if !entry && servesEntries(env) {
+		start.Hidden.Entry = nil
+		rep["hidden"], rep["entry_later"] = start.Hidden, true
+	}
+	return reply(rep, out, outLen)
 }
 
 // decodeResetRequest decodes the request of llenvs_env_reset (Go-owned
-// bytes): {"task_index": int, "seed": int | null, "options": {...}}.
-func decodeResetRequest(b []byte) (core.ResetRequest, error) {
-	var r struct {
+// bytes): {"task_index": int, "seed": int | null, "options": {...},
+// "entry": bool}. entry is false when the request asks to leave
+// hidden.entry out (for an environment that serves it through its
+// "entries" method; the reply then says "entry_later": true).
+func decodeResetRequest(b []byte) (r core.ResetRequest, entry bool, err error) {
+	var q struct {
 		TaskIndex *int64         `json:"task_index"`
 		Seed      *int64         `json:"seed"`
 		Options   map[string]any `json:"options"`
+		Entry     *bool          `json:"entry"`
 	}
-	if err := unmarshal(b, &r); err != nil {
-		return core.ResetRequest{}, fmt.Errorf("malformed reset request: %w", err)
+	if err := unmarshal(b, &q); err != nil {
+		return r, true, fmt.Errorf("malformed reset request: %w", err)
 	}
-	if r.TaskIndex == nil {
-		return core.ResetRequest{}, errors.New("options must contain 'task_index'")
+	if q.TaskIndex == nil {
+		return r, true, errors.New("options must contain 'task_index'")
 	}
-	return core.ResetRequest{TaskIndex: int(*r.TaskIndex), Seed: r.Seed, Options: r.Options}, nil
+	return core.ResetRequest{TaskIndex: int(*q.TaskIndex), Seed: q.Seed, Options: q.Options}, q.Entry == nil || *q.Entry, nil
 }
 
 // decodeStepRequest decodes the request of llenvs_episode_step (Go-owned
@@ -267,6 +278,15 @@ func decodeStepRequest(b []byte) (int, core.Action, error) {
 		return 0, core.Action{}, fmt.Errorf("malformed step request: %w", err)
 	}
 	return r.Step, r.Action, nil
+}
+
+// servesEntries reports whether env answers the "entries" method.
+func servesEntries(env core.Environment) bool {
+	if s, ok := env.(interface{ ServesEntries() bool }); ok {
+		return s.ServesEntries()
+	}
+	_, ok := env.(interface{ EntryAny(int) (any, error) })
+	return ok
 }
 
 //export llenvsgo_episode_step
@@ -398,6 +418,51 @@ func dispatch(env core.Environment, method string, args map[string]any) (any, er
 		return scores, nil
 	}
 	return nil, fmt.Errorf("environment %q has no method %q", env.Spec().Name, method)
+}
+
+// llenvsgo_score_one scores one response (UTF-8, read in place during the
+// call) into result's slots, laid out as llenvs_score_one documents.
+//
+//export llenvsgo_score_one
+func llenvsgo_score_one(h C.uint64_t, index C.int64_t, text *C.char, n C.int64_t, result *C.double) (rc C.int32_t) {
+	words := unsafe.Slice((*int64)(unsafe.Pointer(result)), 6)
+	out := (**C.char)(unsafe.Pointer(&words[4]))
+	outLen := (*C.size_t)(unsafe.Pointer(&words[5]))
+	defer guard(&rc, out, outLen)
+	env, err := getEnv(uint64(h))
+	if err != nil {
+		return fail(err, out, outLen)
+	}
+	st, ok := env.(core.SingleTurn)
+	if !ok {
+		return fail(fmt.Errorf("environment %q is not single-turn and cannot be scored", env.Spec().Name), out, outLen)
+	}
+	i := int(index)
+	if err := st.Check(i); err != nil {
+		return fail(fmt.Errorf("task_indices[0]: %w", err), out, outLen)
+	}
+	nsig := len(st.SignalSpecs())
+	slots := unsafe.Slice((*float64)(unsafe.Pointer(result)), 6+nsig)
+	var s string
+	if n > 0 {
+		s = unsafe.String((*byte)(unsafe.Pointer(text)), int(n)) // read only during this call
+	}
+	o := core.Scored{Values: slots[6 : 6+nsig : 6+nsig]}
+	core.ScoreOne(st, i, s, &o)
+	var f int64
+	if o.Extraction.Found {
+		f |= itemFound
+		if a, b, ok := spanOf(s, o.Extraction.Answer); ok {
+			words[2], words[3] = a, b
+			f |= itemSpan
+		}
+	}
+	if o.Err != nil {
+		f |= itemError
+	}
+	slots[0] = o.Total
+	words[1] = f
+	return statusOK
 }
 
 //export llenvsgo_score_texts

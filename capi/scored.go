@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/binary"
 	"sort"
+	"sync"
 	"unsafe"
 
 	"github.com/llenvs/llenvs-go/core"
@@ -52,53 +53,87 @@ func packScored(st core.SingleTurn, idx []int64, texts []string, outs []core.Sco
 	kind := make([]byte, n)
 	start := make([]int64, n)
 	end := make([]int64, n)
-	var own []byte
 	// The metadata section is one JSON array, so a reader can decode all of
-	// it at once; offsets delimit each item's object inside it.
+	// it at once; offsets delimit each item's object inside it. Ranges of
+	// items are described in parallel, then joined.
 	metaSpan := make([]int64, 2*n)
-	meta := make([]byte, 0, n*96+2)
+	var mu sync.Mutex
+	var parts []scoredPart
+	core.ParallelFor(n, func(lo, hi int) {
+		p := scoredPart{lo: lo, hi: hi, meta: make([]byte, 0, (hi-lo)*96)}
+		for k := lo; k < hi; k++ {
+			o := &outs[k]
+			if x := o.Extraction; x.Found {
+				if a, b, ok := spanOf(texts[k], x.Answer); ok {
+					kind[k], start[k], end[k] = answerSpan, a, b
+				} else {
+					kind[k], start[k] = answerOwn, int64(len(p.own))
+					p.own = append(p.own, x.Answer...)
+					end[k] = int64(len(p.own))
+				}
+			}
+			if k > lo {
+				p.meta = append(p.meta, ',')
+			}
+			metaSpan[2*k] = int64(len(p.meta))
+			switch {
+			case ex == nil:
+				p.meta = append(p.meta, "null"...)
+			case fast != nil:
+				p.meta = fast.AppendDescription(p.meta, o.Extraction, appendJSONString)
+			default:
+				p.meta = appendJSON(p.meta, ex.Describe(o.Extraction))
+			}
+			metaSpan[2*k+1] = int64(len(p.meta))
+		}
+		mu.Lock()
+		parts = append(parts, p)
+		mu.Unlock()
+	})
+	sort.Slice(parts, func(a, b int) bool { return parts[a].lo < parts[b].lo })
+	metaLen := 2
+	for _, p := range parts {
+		metaLen += len(p.meta) + 1
+	}
+	meta := make([]byte, 0, metaLen)
 	meta = append(meta, '[')
+	var own []byte
+	for j, p := range parts {
+		if j > 0 {
+			meta = append(meta, ',')
+		}
+		base, ownBase := int64(len(meta)), int64(len(own))
+		meta = append(meta, p.meta...)
+		own = append(own, p.own...)
+		for k := p.lo; k < p.hi; k++ {
+			metaSpan[2*k] += base
+			metaSpan[2*k+1] += base
+			if kind[k] == answerOwn {
+				start[k] += ownBase
+				end[k] += ownBase
+			}
+		}
+	}
+	meta = append(meta, ']')
 	var errItem, errOff []int64
 	var errData []byte
 	errOff = append(errOff, 0)
 	for k := range outs {
-		o := &outs[k]
-		if x := o.Extraction; x.Found {
-			if a, b, ok := spanOf(texts[k], x.Answer); ok {
-				kind[k], start[k], end[k] = answerSpan, a, b
-			} else {
-				kind[k], start[k] = answerOwn, int64(len(own))
-				own = append(own, x.Answer...)
-				end[k] = int64(len(own))
-			}
-		}
-		if k > 0 {
-			meta = append(meta, ',')
-		}
-		metaSpan[2*k] = int64(len(meta))
-		switch {
-		case ex == nil:
-			meta = append(meta, "null"...)
-		case fast != nil:
-			meta = fast.AppendDescription(meta, o.Extraction, appendJSONString)
-		default:
-			meta = appendJSON(meta, ex.Describe(o.Extraction))
-		}
-		metaSpan[2*k+1] = int64(len(meta))
-		if o.Err != nil {
+		if err := outs[k].Err; err != nil {
 			errItem = append(errItem, int64(k))
-			errData = append(errData, o.Err.Error()...)
+			errData = append(errData, err.Error()...)
 			errOff = append(errOff, int64(len(errData)))
 		}
 	}
-
-	meta = append(meta, ']')
 
 	distinct := idx
 	if len(idx) > 1 {
 		distinct = make([]int64, 0, 64)
 		seen := make(map[int64]struct{}, 64)
-		for _, i := range idx {
+		for k, i := range idx {
+			if k > 0 && i == idx[k-1] {
+				continue // samples of one prompt usually come together
+			}
 			if _, ok := seen[i]; !ok {
 				seen[i] = struct{}{}
 				distinct = append(distinct, i)
@@ -136,6 +171,13 @@ func packScored(st core.SingleTurn, idx []int64, texts []string, outs []core.Sco
 		scoredErrorData:      errData,
 	}
 	return packSections(uint64(n), sections[:])
+}
+
+// scoredPart is the metadata and own answer bytes of items [lo, hi) of a
+// batch, with offsets relative to the part until packScored joins them.
+type scoredPart struct {
+	lo, hi    int
+	meta, own []byte
 }
 
 // spanOf reports where answer lies in text when it is a substring of it

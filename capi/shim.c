@@ -83,6 +83,18 @@ int32_t llenvs_episode_step(uint64_t episode, const char *action, size_t action_
     return llenvsgo_episode_step(episode, (char *)action, action_len, out, out_len);
 }
 
+int32_t llenvs_episode_step_told(uint64_t episode, int64_t step, uint64_t known, const char *text, int64_t text_len,
+                                 const char *tool_calls, size_t tool_calls_len, char **out, size_t *out_len) {
+    if (forked) return fork_error(out, out_len);
+    return llenvsgo_episode_step_told(episode, step, known, (char *)text, text_len, (char *)tool_calls, tool_calls_len,
+                                      out, out_len);
+}
+
+int32_t llenvs_env_details(uint64_t handle, const char *recipe, size_t recipe_len, char **out, size_t *out_len) {
+    if (forked) return fork_error(out, out_len);
+    return llenvsgo_env_details(handle, (char *)recipe, recipe_len, out, out_len);
+}
+
 int32_t llenvs_episode_close(uint64_t episode) {
     if (forked) return LLENVS_ERR_FORKED;
     return llenvsgo_episode_close(episode);
@@ -216,6 +228,27 @@ int32_t llenvs_score_pytuple(uint64_t handle, const int64_t *indices, void *text
     free(ptrs);
     free(lens);
     return rc;
+}
+
+/* Scores one Python str in place. The caller holds the GIL (ctypes' PyDLL)
+ * and keeps it through the call; see llenvs.h for the result slots. */
+int32_t llenvs_score_one(uint64_t handle, int64_t index, void *text, void *result) {
+    int64_t *slots = result;
+    char **out = (char **)&slots[4];
+    size_t *out_len = (size_t *)&slots[5];
+    if (forked) return fork_error(out, out_len);
+    if (py.as_utf8 == NULL) {
+        set_error(out, out_len, "invalid", "llenvs_score_one: llenvs_set_python_api was not called");
+        return LLENVS_ERR_INVALID;
+    }
+    ptrdiff_t size = 0;
+    const char *p = py.as_utf8(text, &size);
+    if (p == NULL) {
+        py.err_clear();
+        set_error(out, out_len, "encoding", "response 0 is not a str encodable as UTF-8");
+        return LLENVS_ERR_ENCODING;
+    }
+    return llenvsgo_score_one(handle, index, (char *)p, (int64_t)size, (double *)result);
 }
 
 /* Steps a batch of episodes with the str items of a Python tuple, read in

@@ -3,6 +3,7 @@ package core
 import (
 	"fmt"
 	"runtime"
+	"sync/atomic"
 
 	"github.com/llenvs/llenvs-go/extract"
 	"github.com/llenvs/llenvs-go/internal/workers"
@@ -29,11 +30,13 @@ func ScoreBatch(env SingleTurn, indices []int64, texts []string, outs []Scored) 
 
 // ParallelFor calls work on consecutive sub-ranges covering [0, n), on up
 // to GOMAXPROCS goroutines when n is large enough to be worth it, and
-// returns when all are done. A panic in work is raised again in the
-// caller's goroutine once every range has finished (as a *workers.Panic
-// when it happened on another goroutine), so that the caller's recover
-// sees it: an unrecovered panic on a worker goroutine would end the
-// process.
+// returns when all are done. The ranges are handed out a few per
+// goroutine, in turn, rather than one half each: on a machine whose cores
+// are busy with other work, the goroutine that runs takes more of them
+// instead of waiting for one that does not. A panic in work is raised
+// again, as a *workers.Panic, in the caller's goroutine once every
+// goroutine has stopped, so that the caller's recover sees it: an
+// unrecovered panic on a worker goroutine would end the process.
 func ParallelFor(n int, work func(lo, hi int)) {
 	nw := runtime.GOMAXPROCS(0)
 	if n < parallelMin || nw < 2 {
@@ -41,12 +44,22 @@ func ParallelFor(n int, work func(lo, hi int)) {
 		return
 	}
 	nw = min(nw, n/32)
-	var g workers.Group
-	chunk := (n + nw - 1) / nw
-	for lo := 0; lo < n; lo += chunk {
-		hi := min(lo+chunk, n)
-		g.Go(func() { work(lo, hi) })
+	chunk := max(32, (n+8*nw-1)/(8*nw))
+	var next atomic.Int64
+	run := func() {
+		for {
+			lo := int(next.Add(int64(chunk))) - chunk
+			if lo >= n {
+				return
+			}
+			work(lo, min(lo+chunk, n))
+		}
 	}
+	var g workers.Group
+	for w := 1; w < nw; w++ {
+		g.Go(run)
+	}
+	g.Run(run) // the calling goroutine works too
 	g.Wait()
 }
 
@@ -57,6 +70,13 @@ func scoreRange(env SingleTurn, indices []int64, texts []string, outs []Scored, 
 	for i := lo; i < hi; i++ {
 		scoreOne(env, int(indices[i]), texts[i], &outs[i])
 	}
+}
+
+// ScoreOne scores one text against task idx into out, whose Values the
+// caller sizes to the environment's signals; a panic is recovered into
+// out.Err, as in ScoreBatch. The index must have been checked.
+func ScoreOne(env SingleTurn, idx int, text string, out *Scored) {
+	scoreOne(env, idx, text, out)
 }
 
 func scoreOne(env SingleTurn, idx int, text string, out *Scored) {

@@ -14,12 +14,24 @@ type Run struct {
 	pure    bool
 	episode Episode
 	step    int
+	told    mirror // the last observation told by StepTold (see Told)
 }
 
 // NewRun starts tracking the episode reset returned for env.
 func NewRun(env Environment, s Start) *Run {
+	if id, ok := env.(Identifier); ok {
+		name, pure := id.Identity()
+		return &Run{name: name, pure: pure, episode: s.Episode}
+	}
 	spec := env.Spec()
 	return &Run{name: spec.Name, pure: spec.PureStep, episode: s.Episode}
+}
+
+// Identifier is an environment that gives the name and pure_step of its
+// Spec without building the rest (a Spec may copy metadata maps; a reset
+// needs only these two).
+type Identifier interface {
+	Identity() (name string, pure bool)
 }
 
 // Step advances the episode with a, taken from the state at step fromStep.

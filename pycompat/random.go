@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/big"
 	"math/bits"
+	"slices"
 )
 
 // Random reproduces CPython's random.Random (MT19937 seeded by init_by_array
@@ -304,6 +305,17 @@ func (r *Random) SampleIndices(n, k int) []int {
 			j := int(r.randBelow(uint64(n - i)))
 			res[i] = pool[j]
 			pool[j] = pool[n-i-1]
+		}
+		return res
+	}
+	if k <= 32 {
+		// The selected set is res[:i]: for a few picks a scan beats a map.
+		for i := 0; i < k; i++ {
+			j := int(r.randBelow(uint64(n)))
+			for slices.Contains(res[:i], j) {
+				j = int(r.randBelow(uint64(n)))
+			}
+			res[i] = j
 		}
 		return res
 	}

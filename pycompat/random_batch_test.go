@@ -13,6 +13,10 @@ func TestSeedSumsMatchesSeedSum(t *testing.T) {
 		{"around 2**32", 1<<32 - 2, []int64{0, 1, 2, 3, 4}},
 		{"overflow", 1<<63 - 2, []int64{0, 1, 2, 3}},
 		{"short", 7, []int64{1, 2}},
+		{"vector groups and a tail", 42, seq(0, 75)},
+		{"vector group with negative sums", -40, seq(0, 64)},
+		{"vector group crossing 2**32", 1<<32 - 40, seq(0, 70)},
+		{"big seed", 1 << 40, seq(0, 40)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -31,6 +35,26 @@ func TestSeedSumsMatchesSeedSum(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// seq is lo, lo+1, ..., hi-1.
+func seq(lo, hi int64) []int64 {
+	var out []int64
+	for i := lo; i < hi; i++ {
+		out = append(out, i)
+	}
+	return out
+}
+
+func BenchmarkSeedSums32(b *testing.B) {
+	rs := make([]*Random, 32)
+	for k := range rs {
+		rs[k] = new(Random)
+	}
+	idx := seq(0, 32)
+	for i := 0; i < b.N; i += 32 {
+		SeedSums(rs, 42, idx)
 	}
 }
 

@@ -61,6 +61,13 @@ func SplitLines(s string) []string {
 
 // Reverse is s[::-1]: the code points of s in reverse order.
 func Reverse(s string) string {
+	if IsASCII(s) {
+		b := make([]byte, len(s))
+		for i := 0; i < len(s); i++ {
+			b[len(s)-1-i] = s[i]
+		}
+		return string(b)
+	}
 	rs := []rune(s)
 	for i, j := 0, len(rs)-1; i < j; i, j = i+1, j-1 {
 		rs[i], rs[j] = rs[j], rs[i]

@@ -67,6 +67,11 @@ func TestSplitLinesAlnum(t *testing.T) {
 }
 
 func TestReverse(t *testing.T) {
+	for in, want := range map[string]string{"": "", "a": "a", "sun": "nus", "ab cd!": "!dc ba"} {
+		if got := Reverse(in); got != want {
+			t.Errorf("Reverse(%q) = %q, want %q", in, got, want)
+		}
+	}
 	if got := Reverse("abç😀"); got != "😀çba" {
 		t.Errorf("reverse = %q", got)
 	}

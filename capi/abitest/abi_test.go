@@ -32,7 +32,10 @@ var lib struct {
 	envReset    func(h uint64, req []byte, n uintptr, ep *uint64, out *unsafe.Pointer, outLen *uintptr) int32
 	epStep      func(ep uint64, req []byte, n uintptr, out *unsafe.Pointer, outLen *uintptr) int32
 	epClose     func(ep uint64) int32
-	scoreTexts  func(h uint64, idx *int64, texts *unsafe.Pointer, lens *int64, n uintptr, totals, values *float64,
+	epStepTold  func(ep uint64, step int64, known uint64, text []byte, textLen int64, calls []byte, callsLen uintptr,
+		out *unsafe.Pointer, outLen *uintptr) int32
+	envDetails func(h uint64, recipe []byte, n uintptr, out *unsafe.Pointer, outLen *uintptr) int32
+	scoreTexts func(h uint64, idx *int64, texts *unsafe.Pointer, lens *int64, n uintptr, totals, values *float64,
 		flags *uint8, spans *int64, rich int32, out *unsafe.Pointer, outLen *uintptr) int32
 }
 
@@ -69,6 +72,8 @@ func TestMain(m *testing.M) {
 	purego.RegisterLibFunc(&lib.envReset, h, "llenvs_env_reset")
 	purego.RegisterLibFunc(&lib.epStep, h, "llenvs_episode_step")
 	purego.RegisterLibFunc(&lib.epClose, h, "llenvs_episode_close")
+	purego.RegisterLibFunc(&lib.epStepTold, h, "llenvs_episode_step_told")
+	purego.RegisterLibFunc(&lib.envDetails, h, "llenvs_env_details")
 	registerMasking(h)
 	code := m.Run()
 	os.RemoveAll(dir)
@@ -289,4 +294,103 @@ func deref(p *string) any {
 		return nil
 	}
 	return *p
+}
+
+// TestToldStep drives llenvs_episode_step_told on an iterative episode: the
+// reply's length-prefixed head, the messages told against the version
+// reset gave, and the errors.
+func TestToldStep(t *testing.T) {
+	h := newEnv(t, `{"name":"leg_counting","seed":42,"size":10,"iterative":{"max_turns":3}}`)
+	defer lib.envClose(h)
+	var out unsafe.Pointer
+	var n uintptr
+	req := []byte(`{"task_index":0,"entry":false}`)
+	var ep uint64
+	if rc := lib.envReset(h, req, uintptr(len(req)), &ep, &out, &n); rc != 0 {
+		t.Fatalf("reset rc %d: %s", rc, take(out, n))
+	}
+	var start struct {
+		Told       uint64 `json:"told"`
+		EntryLater bool   `json:"entry_later"`
+		Hidden     struct {
+			Entry any `json:"entry"`
+		} `json:"hidden"`
+	}
+	if err := json.Unmarshal([]byte(take(out, n)), &start); err != nil || start.Told == 0 || !start.EntryLater ||
+		start.Hidden.Entry != nil {
+		t.Fatalf("reset gave %+v, %v", start, err)
+	}
+	text := []byte("<answer>-1</answer>")
+	step := func(stepNo int64, known uint64, txt []byte, textLen int64) (int32, string) {
+		rc := lib.epStepTold(ep, stepNo, known, txt, textLen, nil, 0, &out, &n)
+		return rc, take(out, n)
+	}
+	rc, reply := step(0, start.Told, text, int64(len(text)))
+	if rc != 0 || len(reply) < 8 {
+		t.Fatalf("told step rc %d: %q", rc, reply)
+	}
+	headLen := binary.LittleEndian.Uint64([]byte(reply[:8]))
+	var head []any
+	if err := json.Unmarshal([]byte(reply[8:8+headLen]), &head); err != nil || len(head) != 13 {
+		t.Fatalf("head %q: %v", reply[8:8+headLen], err)
+	}
+	const observation, sameTask, detailsLater = 4, 8, 64
+	bits := int(head[0].(float64))
+	if bits&observation == 0 || bits&sameTask == 0 || bits&detailsLater == 0 || head[2].(float64) != 1 ||
+		head[3] != "Incorrect, 2 attempts left." {
+		t.Fatalf("head %v", head)
+	}
+	msgs := head[4].([]any)
+	if len(msgs) != 2 || msgs[0].(map[string]any)["content"] != string(text) {
+		t.Fatalf("new messages %v", msgs)
+	}
+	recipe := []byte(head[12].(string))
+	if rc := lib.envDetails(h, recipe, uintptr(len(recipe)), &out, &n); rc != 0 {
+		t.Fatalf("details rc %d: %s", rc, take(out, n))
+	}
+	var details []any
+	if err := json.Unmarshal([]byte(take(out, n)), &details); err != nil || len(details) != 2 ||
+		details[0].(map[string]any)["turn"] != 1.0 {
+		t.Fatalf("details %v: %v", details, err)
+	}
+	// an unknown version gets the whole conversation
+	if rc, reply = step(1, 12345, text, int64(len(text))); rc != 0 {
+		t.Fatalf("told step rc %d: %q", rc, reply)
+	}
+	headLen = binary.LittleEndian.Uint64([]byte(reply[:8]))
+	if err := json.Unmarshal([]byte(reply[8:8+headLen]), &head); err != nil || head[2].(float64) != 0 ||
+		len(head[4].([]any)) != 5 {
+		t.Fatalf("head after an unknown version: %v, %v", head, err)
+	}
+	tests := []struct {
+		name    string
+		stepNo  int64
+		txt     []byte
+		textLen int64
+		wantRC  int32
+	}{
+		{"stale step", 0, text, int64(len(text)), -8},
+		{"invalid UTF-8", 2, []byte{0xff, 0xfe}, 2, -1},
+		{"no text", 2, nil, -1, -1},
+	}
+	for _, tt := range tests {
+		if rc, msg := step(tt.stepNo, 0, tt.txt, tt.textLen); rc != tt.wantRC || msg == "" {
+			t.Errorf("%s: rc %d (%s), want %d", tt.name, rc, msg, tt.wantRC)
+		}
+	}
+	for _, bad := range []struct {
+		recipe string
+		rc     int32
+	}{{`[1,`, -1}, {`{}`, -1}, {`[0,"x"]`, -1}, {`[999,"x",1,false]`, -3}} {
+		rc := lib.envDetails(h, []byte(bad.recipe), uintptr(len(bad.recipe)), &out, &n)
+		if msg := take(out, n); rc != bad.rc || msg == "" {
+			t.Errorf("details of recipe %s: rc %d (%s), want %d with a message", bad.recipe, rc, msg, bad.rc)
+		}
+	}
+	if rc := lib.epClose(ep); rc != 0 {
+		t.Fatalf("close rc %d", rc)
+	}
+	if rc, _ := step(2, 0, text, int64(len(text))); rc != -2 {
+		t.Errorf("closed episode: rc %d, want -2", rc)
+	}
 }

@@ -86,7 +86,15 @@ type Env struct {
 	// scorer is the inner environment when it scores texts directly (a
 	// core.SingleTurn): Brief then scores without building a StepResult.
 	scorer core.SingleTurn
+	// upperKeyword is the submit keyword upper-cased, as IsSubmit needs it.
+	upperKeyword string
+	// retry[left] is FeedbackPrompt(left, nil), for the first turns (Brief
+	// builds no feedback text).
+	retry []string
 }
+
+// retryCache bounds the feedback prompts made once per environment.
+const retryCache = 64
 
 // Wrap builds the iterative environment around inner from raw settings.
 func Wrap(inner core.Environment, raw map[string]any) (core.Environment, error) {
@@ -104,7 +112,12 @@ func New(inner core.Environment, raw map[string]any) (*Env, error) {
 		return nil, fmt.Errorf("iterative: %s is already multi-turn; iterative wraps single-turn environments "+
 			"(drop the iterative setting)", spec.Name)
 	}
-	e := &Env{inner: inner, cfg: cfg, name: spec.Name + NameSuffix, pure: spec.PureStep}
+	e := &Env{inner: inner, cfg: cfg, name: spec.Name + NameSuffix, pure: spec.PureStep,
+		upperKeyword: pycompat.Upper(cfg.SubmitKeyword)}
+	e.retry = make([]string, min(cfg.MaxTurns, retryCache))
+	for left := 1; left < len(e.retry); left++ {
+		e.retry[left] = FeedbackPrompt(left, nil)
+	}
 	if st, ok := inner.(core.SingleTurn); ok && spec.PureStep {
 		e.scorer = st
 	}
@@ -118,6 +131,26 @@ func New(inner core.Environment, raw map[string]any) (*Env, error) {
 		return nil, errors.New("iterative config: submission_extractor_config is set but submission_extractor is not")
 	}
 	return e, nil
+}
+
+// Identity is the name and pure_step of Spec, without building it: the
+// steps of an iterative environment are never pure.
+func (e *Env) Identity() (string, bool) { return e.name, false }
+
+// EntryAny is the inner environment's record of task i, when it has one
+// (the "entries" method of the C ABI).
+func (e *Env) EntryAny(i int) (any, error) {
+	if x, ok := e.inner.(interface{ EntryAny(int) (any, error) }); ok {
+		return x.EntryAny(i)
+	}
+	return nil, fmt.Errorf("%s: the inner environment keeps no entries", e.name)
+}
+
+// ServesEntries reports whether EntryAny works: whether the inner
+// environment keeps entries.
+func (e *Env) ServesEntries() bool {
+	_, ok := e.inner.(interface{ EntryAny(int) (any, error) })
+	return ok
 }
 
 // Config is the environment's iterative settings.
@@ -171,8 +204,31 @@ func IsSubmit(text, keyword string) bool {
 	if keyword == "" {
 		return false
 	}
+	return isSubmitUpper(text, pycompat.Upper(keyword))
+}
+
+// isSubmitUpper is IsSubmit with the keyword already upper-cased.
+func isSubmitUpper(text, k string) bool {
+	if k == "" {
+		return false
+	}
 	t := strings.TrimLeftFunc(text, pycompat.IsSpace)
-	k := pycompat.Upper(keyword)
+	if asciiPrefix(t, len(k)) && pycompat.IsASCII(k) {
+		// ASCII upper-cases byte by byte, to ASCII: no allocation needed.
+		if len(t) < len(k) {
+			return false
+		}
+		for i := 0; i < len(k); i++ {
+			c := t[i]
+			if 'a' <= c && c <= 'z' {
+				c -= 'a' - 'A'
+			}
+			if c != k[i] {
+				return false
+			}
+		}
+		return true
+	}
 	// Upper-casing can lengthen a rune (ß -> SS); a prefix of twice the
 	// keyword's length is enough.
 	if len(t) > 4*len(k)+8 {
@@ -194,6 +250,11 @@ func (e *Env) Reset(r core.ResetRequest) (core.Start, error) {
 	msgs := append(append(make([]core.Message, 0, len(obs.Messages)+1+2*e.cfg.MaxTurns), obs.Messages...), first)
 	ep := &episode{env: e, req: r, inner: start.Episode, pure: e.pure, task: obs.Task,
 		base: len(obs.Messages), history: msgs}
+	if ts, ok := e.scorer.(core.TaskScorer); ok {
+		if target, err := ts.Task(r.TaskIndex); err == nil {
+			ep.target = target
+		}
+	}
 	info := make(map[string]any, len(start.Info)+1)
 	for k, v := range start.Info {
 		info[k] = v
@@ -217,6 +278,10 @@ type episode struct {
 	history []core.Message
 	turn    int
 	done    bool
+	scored  core.Scored // Brief's scratch
+	// target is the inner task as the inner TaskScorer looked it up (nil:
+	// Brief scores by task index).
+	target any
 }
 
 // ErrFinished is a step of an episode that has ended.
@@ -267,14 +332,14 @@ func (p *episode) Brief(text string) (core.Brief, error) {
 		return core.Brief{}, err
 	}
 	specs := e.scorer.SignalSpecs()
-	var buf [4]float64
-	out := core.Scored{Values: buf[:0]}
-	if len(specs) <= len(buf) {
-		out.Values = buf[:len(specs)]
-	} else {
-		out.Values = make([]float64, len(specs))
+	// The episode's own scratch: steps of one episode are serialised.
+	out := &p.scored
+	values := out.Values[:0]
+	if cap(values) < len(specs) {
+		values = make([]float64, len(specs))
 	}
-	if err := scoreText(e.scorer, p.req.TaskIndex, p.submission(text), &out); err != nil {
+	*out = core.Scored{Values: values[:len(specs)]}
+	if err := scoreText(e.scorer, p.target, p.req.TaskIndex, p.submission(text), out); err != nil {
 		return core.Brief{}, fmt.Errorf("%s: scoring the attempt: %w", e.name, err)
 	}
 	var best *float64
@@ -288,15 +353,94 @@ func (p *episode) Brief(text string) (core.Brief, error) {
 	return core.Brief{Total: out.Total, Terminated: terminated, Truncated: truncated, Prompt: prompt}, nil
 }
 
-// scoreText scores text as the inner step does, turning a panic into an
-// error.
-func scoreText(st core.SingleTurn, i int, text string, out *core.Scored) (err error) {
+// Tell takes the step Brief takes and returns what a told reply needs
+// (core.Teller); the info and signal metadata are rebuilt by Details from
+// the recipe [task index, submission, turn, early submit]. ok is false when
+// the inner environment does not score texts directly.
+func (p *episode) Tell(text string) (core.Telling, bool, error) {
+	e := p.env
+	if e.scorer == nil {
+		return core.Telling{}, false, nil
+	}
+	if err := p.check(&text); err != nil {
+		return core.Telling{}, true, err
+	}
+	specs := e.scorer.SignalSpecs()
+	out := &p.scored
+	values := out.Values[:0]
+	if cap(values) < len(specs) {
+		values = make([]float64, len(specs))
+	}
+	*out = core.Scored{Values: values[:len(specs)]}
+	submission := p.submission(text)
+	if err := scoreText(e.scorer, p.target, p.req.TaskIndex, submission, out); err != nil {
+		return core.Telling{}, true, fmt.Errorf("%s: scoring the attempt: %w", e.name, err)
+	}
+	var best *float64
+	for j, s := range specs {
+		if s.Type == core.Outcome && (best == nil || out.Values[j] > *best) {
+			best = &out.Values[j]
+		}
+	}
+	solved := best != nil && *best >= e.cfg.SolvedThreshold
+	terminated, truncated, prompt, submit := p.advance(text, solved, nil)
+	t := core.Telling{Brief: core.Brief{Total: out.Total, Terminated: terminated, Truncated: truncated,
+		Prompt: prompt}, Specs: specs, Values: out.Values, Resolved: &submission,
+		Observation: core.Observation{Prompt: prompt, Messages: p.history, Task: p.task},
+		Recipe:      []any{p.req.TaskIndex, submission, p.turn, submit}}
+	if out.Extraction.Found {
+		t.Extracted = &out.Extraction.Answer // the episode's scratch: valid until its next step
+	}
+	return t, true, nil
+}
+
+// Details rebuilds the info and signal metadata that Step reports for an
+// attempt, from the recipe of its Telling (core.Detailer): the inner step
+// is pure, so scoring the submission again gives them.
+func (e *Env) Details(recipe []any) (map[string]any, []map[string]any, error) {
+	if e.scorer == nil || len(recipe) != 4 {
+		return nil, nil, fmt.Errorf("%s: no details for recipe %v", e.name, recipe)
+	}
+	i, err1 := strictcfg.AsInt(recipe[0])
+	turn, err2 := strictcfg.AsInt(recipe[2])
+	submission, ok1 := recipe[1].(string)
+	submit, ok2 := recipe[3].(bool)
+	if err1 != nil || err2 != nil || !ok1 || !ok2 {
+		return nil, nil, fmt.Errorf("%s: malformed details recipe %v", e.name, recipe)
+	}
+	res, err := e.scorer.StepTask(int(i), core.Action{Text: &submission})
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: scoring the attempt: %w", e.name, err)
+	}
+	solved, best := Solved(res.Signals, e.cfg.SolvedThreshold)
+	info := make(map[string]any, len(res.Info)+6)
+	for k, v := range res.Info {
+		info[k] = v
+	}
+	info["turn"], info["turns_remaining"], info["solved"], info["early_submit"] = int(turn), e.cfg.MaxTurns-int(turn),
+		solved, submit
+	info["submission"], info["best_outcome_reward"] = submission, best
+	meta := make([]map[string]any, len(res.Signals))
+	for k := range res.Signals {
+		meta[k] = res.Signals[k].Metadata
+	}
+	return info, meta, nil
+}
+
+// scoreText scores text as the inner step does (against target when the
+// inner environment looked the task up for the episode), turning a panic
+// into an error.
+func scoreText(st core.SingleTurn, target any, i int, text string, out *core.Scored) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("scoring task %d failed: %v", i, r)
 		}
 	}()
-	st.ScoreText(i, text, out)
+	if target != nil {
+		st.(core.TaskScorer).ScoreTask(target, text, out)
+	} else {
+		st.ScoreText(i, text, out)
+	}
 	if out.Err != nil {
 		return out.Err
 	}
@@ -334,7 +478,7 @@ func (p *episode) advance(text string, solved bool, feedback []string) (terminat
 	submit bool) {
 	cfg := p.env.cfg
 	p.turn++
-	submit = IsSubmit(text, cfg.SubmitKeyword)
+	submit = isSubmitUpper(text, p.env.upperKeyword)
 	terminated = submit || solved
 	truncated = !terminated && p.turn >= cfg.MaxTurns
 	p.done = terminated || truncated
@@ -342,7 +486,11 @@ func (p *episode) advance(text string, solved bool, feedback []string) (terminat
 	if p.done {
 		return terminated, truncated, CompleteText, submit
 	}
-	prompt = FeedbackPrompt(cfg.MaxTurns-p.turn, feedback)
+	if left := cfg.MaxTurns - p.turn; len(feedback) == 0 && left < len(p.env.retry) {
+		prompt = p.env.retry[left]
+	} else {
+		prompt = FeedbackPrompt(left, feedback)
+	}
 	p.history = append(p.history, core.Message{Role: "user", Content: prompt})
 	if !cfg.IncludeHistory {
 		// The inner's own messages, the first user turn, the latest exchange.
@@ -385,4 +533,16 @@ func (e *Env) SignalSpecs() []core.SignalSpec {
 		return s.SignalSpecs()
 	}
 	return nil
+}
+
+// asciiPrefix reports whether the first n bytes of s (all of s when it is
+// shorter) are ASCII.
+func asciiPrefix(s string, n int) bool {
+	n = min(n, len(s))
+	for i := 0; i < n; i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }

@@ -174,6 +174,9 @@ func TestIsSubmit(t *testing.T) {
 	}{
 		{"SUBMIT 4", "SUBMIT", true}, {"\n\t submit", "SUBMIT", true}, {"sub", "SUBMIT", false},
 		{"I SUBMIT", "SUBMIT", false}, {"done!", "Done", true}, {"SUBMIT", "", false}, {"straße", "STRASSE", true},
+		// ASCII fast path and its way out: a non-ASCII letter may upper-case to ASCII (ſ -> S, ı -> I).
+		{"sUbMiT now", "submit", true}, {"SUBMITTED", "submit", true}, {"ſubmit", "SUBMIT", true},
+		{"submıt", "SUBMIT", true}, {"SUBMIé", "SUBMIT", false}, {"SUBMI", "SUBMIT", false}, {"", "SUBMIT", false},
 	}
 	for _, tt := range tests {
 		if got := IsSubmit(tt.text, tt.kw); got != tt.want {

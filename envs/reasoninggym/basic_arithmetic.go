@@ -67,6 +67,15 @@ func init() {
 var basicArithmeticTemplates = []string{"What is %s?", "Solve %s.", "Compute %s.", "Evaluate: %s."}
 
 func (t *basicArithmetic) Generate(r *pycompat.Random, idx int64) (Entry, error) {
+	return t.generate(r, idx, true)
+}
+
+// Texts is Generate without the metadata (same draws, same question and answer).
+func (t *basicArithmetic) Texts(r *pycompat.Random, idx int64) (Entry, error) {
+	return t.generate(r, idx, false)
+}
+
+func (t *basicArithmetic) generate(r *pycompat.Random, idx int64, meta bool) (Entry, error) {
 	c := t.c
 	numTerms := r.RandIntn(c.MinTerms, c.MaxTerms)
 	numDigits := r.RandIntn(c.MinDigits, c.MaxDigits)
@@ -90,10 +99,12 @@ func (t *basicArithmetic) Generate(r *pycompat.Random, idx int64) (Entry, error)
 		tpl := basicArithmeticTemplates[r.ChoiceIndex(len(basicArithmeticTemplates))]
 		question = strings.Replace(tpl, "%s", expr, 1)
 	}
-	return Entry{
+	e := Entry{
 		Question: question,
 		Answer:   result.String(),
-		Metadata: map[string]any{
+	}
+	if meta {
+		e.Metadata = map[string]any{
 			"source_dataset": "basic_arithmetic",
 			"source_index":   idx,
 			"expression":     expr,
@@ -103,8 +114,9 @@ func (t *basicArithmetic) Generate(r *pycompat.Random, idx int64) (Entry, error)
 				"num_terms":  []int{c.MinTerms, c.MaxTerms},
 				"num_digits": []int{c.MinDigits, c.MaxDigits},
 			},
-		},
-	}, nil
+		}
+	}
+	return e, nil
 }
 
 var errBasicArithmeticEmptyChoice = errors.New("IndexError: Cannot choose from an empty sequence")

@@ -2,6 +2,7 @@ package reasoninggym
 
 import (
 	"math/big"
+	"strconv"
 	"strings"
 
 	"github.com/llenvs/llenvs-go/pycompat"
@@ -36,9 +37,90 @@ func init() {
 }
 
 func (t *chainSum) Generate(r *pycompat.Random, idx int64) (Entry, error) {
+	return t.generate(r, idx, true)
+}
+
+// Texts is Generate without the metadata (same draws, same question and answer).
+func (t *chainSum) Texts(r *pycompat.Random, idx int64) (Entry, error) {
+	return t.generate(r, idx, false)
+}
+
+func (t *chainSum) generate(r *pycompat.Random, idx int64, meta bool) (Entry, error) {
 	c := t.c
 	numTerms := r.RandIntn(c.MinTerms, c.MaxTerms)
 	numDigits := r.RandIntn(c.MinDigits, c.MaxDigits)
+	var expr, answer string
+	if numDigits <= 15 && numTerms <= 1000 {
+		// Small enough for int64 sums: the same draws as with big.Int.
+		expr, answer = chainSumSmall(r, numTerms, numDigits, c.AllowNegation)
+	} else {
+		expr, answer = chainSumBig(r, numTerms, numDigits, c.AllowNegation)
+	}
+	e := Entry{
+		Question: "State the final answer to the following arithmetic problem: " + expr + " =",
+		Answer:   answer,
+	}
+	if meta {
+		e.Metadata = map[string]any{
+			"source_dataset": "chain_sum",
+			"source_index":   idx,
+			"num_terms":      numTerms,
+			"num_digits":     numDigits,
+			"expression":     expr,
+			"difficulty": map[string]any{
+				"num_terms":  []int{c.MinTerms, c.MaxTerms},
+				"num_digits": []int{c.MinDigits, c.MaxDigits},
+			},
+		}
+	}
+	return e, nil
+}
+
+// Score is compute_decimal_reward with commas stripped: a numerically
+// equal Decimal scores 1, else partial credit when the answer contains the
+// oracle.
+func (t *chainSum) Score(answer string, ok bool, e *Entry) float64 {
+	return arithDecimalReward(answer, ok, e.Answer)
+}
+
+// chainSumSmall draws the terms and signs of a chain of numTerms values of
+// numDigits digits (as chainSumBig does) with int64 arithmetic.
+func chainSumSmall(r *pycompat.Random, numTerms, numDigits int, allowNegation bool) (string, string) {
+	hi := int64(1)
+	for k := 0; k < numDigits; k++ {
+		hi *= 10
+	}
+	hi--
+	lo := int64(0)
+	if numDigits > 1 {
+		lo = (hi + 1) / 10
+	}
+	if allowNegation {
+		lo = -hi
+	}
+	consts := make([]int64, numTerms)
+	for i := range consts {
+		consts[i] = r.RandInt(lo, hi)
+	}
+	b := make([]byte, 0, numTerms*(numDigits+4))
+	result := consts[0]
+	b = strconv.AppendInt(b, consts[0], 10)
+	for i := 1; i < numTerms; i++ {
+		k := consts[i]
+		if r.ChoiceIndex(2) == 0 {
+			b = append(b, " + "...)
+			result += k
+		} else {
+			b = append(b, " - "...)
+			result -= k
+		}
+		b = strconv.AppendInt(b, k, 10)
+	}
+	return string(b), strconv.FormatInt(result, 10)
+}
+
+// chainSumBig is the chain with values of any size.
+func chainSumBig(r *pycompat.Random, numTerms, numDigits int, allowNegation bool) (string, string) {
 	// Values have num_digits digits, except that one digit also allows 0.
 	hi := arithPow10(numDigits)
 	hi.Sub(hi, arithBigOne)
@@ -46,7 +128,7 @@ func (t *chainSum) Generate(r *pycompat.Random, idx int64) (Entry, error) {
 	if numDigits > 1 {
 		lo = arithPow10(numDigits - 1)
 	}
-	if c.AllowNegation {
+	if allowNegation {
 		lo = new(big.Int).Neg(hi)
 	}
 	consts := make([]*big.Int, numTerms)
@@ -68,26 +150,5 @@ func (t *chainSum) Generate(r *pycompat.Random, idx int64) (Entry, error) {
 		b.WriteString(k.String())
 	}
 	expr := b.String()
-	return Entry{
-		Question: "State the final answer to the following arithmetic problem: " + expr + " =",
-		Answer:   result.String(),
-		Metadata: map[string]any{
-			"source_dataset": "chain_sum",
-			"source_index":   idx,
-			"num_terms":      numTerms,
-			"num_digits":     numDigits,
-			"expression":     expr,
-			"difficulty": map[string]any{
-				"num_terms":  []int{c.MinTerms, c.MaxTerms},
-				"num_digits": []int{c.MinDigits, c.MaxDigits},
-			},
-		},
-	}, nil
-}
-
-// Score is compute_decimal_reward with commas stripped: a numerically
-// equal Decimal scores 1, else partial credit when the answer contains the
-// oracle.
-func (t *chainSum) Score(answer string, ok bool, e *Entry) float64 {
-	return arithDecimalReward(answer, ok, e.Answer)
+	return expr, result.String()
 }

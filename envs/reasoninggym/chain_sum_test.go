@@ -3,6 +3,8 @@ package reasoninggym
 import (
 	"strings"
 	"testing"
+
+	"github.com/llenvs/llenvs-go/pycompat"
 )
 
 func TestChainSumConfig(t *testing.T) {
@@ -95,4 +97,26 @@ func TestChainSumNoPanic(t *testing.T) {
 		`{"allow_negation": true, "min_terms": 3, "max_terms": 12, "max_digits": 10}`,
 		`{"min_digits": 15, "max_digits": 25, "max_terms": 30}`,
 	}, 3000, false)
+}
+
+// TestChainSumSmallMatchesBig checks the int64 path against the big.Int
+// one: same expression, same answer, same random draws.
+func TestChainSumSmallMatchesBig(t *testing.T) {
+	for _, neg := range []bool{false, true} {
+		for digits := 1; digits <= 15; digits++ {
+			for _, terms := range []int{1, 2, 6, 40} {
+				for seed := int64(0); seed < 20; seed++ {
+					var r1, r2 pycompat.Random
+					r1.SeedSum(seed, int64(digits*100+terms))
+					r2.SeedSum(seed, int64(digits*100+terms))
+					e1, a1 := chainSumSmall(&r1, terms, digits, neg)
+					e2, a2 := chainSumBig(&r2, terms, digits, neg)
+					if e1 != e2 || a1 != a2 || r1.Uint32() != r2.Uint32() {
+						t.Fatalf("digits %d terms %d neg %v seed %d: small (%q, %q), big (%q, %q)",
+							digits, terms, neg, seed, e1, a1, e2, a2)
+					}
+				}
+			}
+		}
+	}
 }

@@ -90,6 +90,15 @@ const countdownFormat = "%s\n\nFinal answer format instructions:\n" +
 	"5. Do not include any other text or formatting.\n"
 
 func (t *countdown) Generate(r *pycompat.Random, idx int64) (Entry, error) {
+	return t.generate(r, idx, true)
+}
+
+// Texts is Generate without the metadata (same draws, same question and answer).
+func (t *countdown) Texts(r *pycompat.Random, idx int64) (Entry, error) {
+	return t.generate(r, idx, false)
+}
+
+func (t *countdown) generate(r *pycompat.Random, idx int64, meta bool) (Entry, error) {
 	c := t.c
 	n := r.RandIntn(c.MinNumbers, c.MaxNumbers)
 	var (
@@ -123,10 +132,12 @@ func (t *countdown) Generate(r *pycompat.Random, idx int64) (Entry, error) {
 	default:
 		q = "Calculate " + ts + " using all of these numbers: " + numbersStr + ".\nEach number may be used at most once."
 	}
-	return Entry{
+	e := Entry{
 		Question: fmt.Sprintf(countdownFormat, q),
 		Answer:   exprStr,
-		Metadata: map[string]any{
+	}
+	if meta {
+		e.Metadata = map[string]any{
 			"source_dataset": "countdown",
 			"source_index":   idx,
 			"numbers":        nums,
@@ -137,8 +148,9 @@ func (t *countdown) Generate(r *pycompat.Random, idx int64) (Entry, error) {
 				"target":  []int64{c.MinTarget, c.MaxTarget},
 				"value":   []int64{c.MinValue, c.MaxValue},
 			},
-		},
-	}, nil
+		}
+	}
+	return e, nil
 }
 
 // candidate draws one candidate expression exactly as reasoning-gym's

@@ -19,6 +19,26 @@ const AdapterName = "reasoning_gym"
 // generated item would dominate the garbage of bulk generation.
 var randomPool = sync.Pool{New: func() any { return new(pycompat.Random) }}
 
+// seedGroup is how many generators bulk generation seeds together:
+// pycompat.SeedSums seeds 32 at once with vector instructions where the
+// processor has them, four at once otherwise.
+const seedGroup = 32
+
+// getRandoms takes seedGroup generators from the pool; putRandoms returns them.
+func getRandoms() *[seedGroup]*pycompat.Random {
+	var rs [seedGroup]*pycompat.Random
+	for c := range rs {
+		rs[c] = randomPool.Get().(*pycompat.Random)
+	}
+	return &rs
+}
+
+func putRandoms(rs *[seedGroup]*pycompat.Random) {
+	for _, r := range rs {
+		randomPool.Put(r)
+	}
+}
+
 // defaultSize is reasoning-gym's default dataset size.
 const defaultSize = 500
 
@@ -130,7 +150,7 @@ func (e *Env) Entry(i int) (*Entry, error) {
 }
 
 // Prefetch generates and caches the entries of the tasks in idx that are
-// not cached yet, seeding generators four at a time (see
+// not cached yet, seeding generators seedGroup at a time (see
 // pycompat.SeedSums). A task whose generation fails is skipped here; Entry
 // reports its error when it is read.
 func (e *Env) Prefetch(idx []int64) {
@@ -153,18 +173,11 @@ func (e *Env) Prefetch(idx []int64) {
 	if len(todo) > cacheLimit/2 {
 		todo = todo[:cacheLimit/2] // the rest is generated on demand
 	}
-	var rs [4]*pycompat.Random
-	for c := range rs {
-		rs[c] = randomPool.Get().(*pycompat.Random)
-	}
-	defer func() {
-		for _, r := range rs {
-			randomPool.Put(r)
-		}
-	}()
-	var made [4]*Entry
-	for k := 0; k < len(todo); k += 4 {
-		group := todo[k:min(k+4, len(todo))]
+	rs := getRandoms()
+	defer putRandoms(rs)
+	var made [seedGroup]*Entry
+	for k := 0; k < len(todo); k += seedGroup {
+		group := todo[k:min(k+seedGroup, len(todo))]
 		pycompat.SeedSums(rs[:len(group)], e.seed, group)
 		for c, i := range group {
 			made[c] = e.generate(rs[c], i)
@@ -183,20 +196,13 @@ func (e *Env) Prefetch(idx []int64) {
 }
 
 // TaskTextsBulk fills the prompt and ground truth of every task in idx (or
-// its error), seeding generators four at a time. Entries already cached are
+// its error), seeding generators seedGroup at a time. Entries already cached are
 // reused; new ones are not cached, since a dataset build reads each once.
 func (e *Env) TaskTextsBulk(idx []int64, prompts []string, truths []*string, errs []error) {
-	var rs [4]*pycompat.Random
-	for c := range rs {
-		rs[c] = randomPool.Get().(*pycompat.Random)
-	}
-	defer func() {
-		for _, r := range rs {
-			randomPool.Put(r)
-		}
-	}()
-	var group [4]int64
-	var at [4]int
+	rs := getRandoms()
+	defer putRandoms(rs)
+	var group [seedGroup]int64
+	var at [seedGroup]int
 	flush := func(g int) {
 		pycompat.SeedSums(rs[:g], e.seed, group[:g])
 		for c := 0; c < g; c++ {
@@ -210,23 +216,37 @@ func (e *Env) TaskTextsBulk(idx []int64, prompts []string, truths []*string, err
 		}
 	}
 	g := 0
-	for k, i := range idx {
-		if err := e.Check(int(i)); err != nil {
-			errs[k] = err
-			continue
-		}
+	// The cache is looked up under one read lock per window of tasks, not
+	// one per task: the lock's reader count is shared by the goroutines.
+	const window = 256
+	var cached [window]bool
+	for lo := 0; lo < len(idx); lo += window {
+		hi := min(lo+window, len(idx))
 		e.cacheMu.RLock()
-		ent, ok := e.cache[int(i)]
-		e.cacheMu.RUnlock()
-		if ok {
-			prompts[k], truths[k] = ent.Question, &ent.Answer
-			continue
+		for k := lo; k < hi; k++ {
+			i := idx[k]
+			ent, ok := e.cache[int(i)]
+			if ok {
+				prompts[k], truths[k] = ent.Question, &ent.Answer
+			}
+			cached[k-lo] = ok
 		}
-		group[g], at[g] = i, k
-		g++
-		if g == 4 {
-			flush(g)
-			g = 0
+		e.cacheMu.RUnlock()
+		for k := lo; k < hi; k++ {
+			if cached[k-lo] {
+				continue
+			}
+			i := idx[k]
+			if err := e.Check(int(i)); err != nil {
+				errs[k] = err
+				continue
+			}
+			group[g], at[g] = i, k
+			g++
+			if g == seedGroup {
+				flush(g)
+				g = 0
+			}
 		}
 	}
 	if g > 0 {
@@ -241,7 +261,12 @@ func (e *Env) texts(r *pycompat.Random, i int64) (q, a string, err error) {
 			err = fmt.Errorf("%s: generating item %d: %v", e.name, i, p)
 		}
 	}()
-	gen, err := e.task.Generate(r, i)
+	var gen Entry
+	if tt, ok := e.task.(TextTask); ok {
+		gen, err = tt.Texts(r, i)
+	} else {
+		gen, err = e.task.Generate(r, i)
+	}
 	if err != nil {
 		return "", "", fmt.Errorf("%s: generating item %d: %w", e.name, i, err)
 	}
@@ -293,6 +318,18 @@ func (e *Env) ScoreText(i int, text string, out *core.Scored) {
 		out.Err = err
 		return
 	}
+	e.scoreEntry(ent, text, out)
+}
+
+// Task is the entry of task i, for ScoreTask (core.TaskScorer).
+func (e *Env) Task(i int) (any, error) { return e.Entry(i) }
+
+// ScoreTask is ScoreText against an entry Task returned.
+func (e *Env) ScoreTask(task any, text string, out *core.Scored) {
+	e.scoreEntry(task.(*Entry), text, out)
+}
+
+func (e *Env) scoreEntry(ent *Entry, text string, out *core.Scored) {
 	x := e.extractor.Extract(text)
 	out.Extraction = x
 	total := 0.0

@@ -88,6 +88,15 @@ func fracSimpItoa(v any) string {
 }
 
 func (t *fractionSimplification) Generate(r *pycompat.Random, idx int64) (Entry, error) {
+	return t.generate(r, idx, true)
+}
+
+// Texts is Generate without the metadata (same draws, same question and answer).
+func (t *fractionSimplification) Texts(r *pycompat.Random, idx int64) (Entry, error) {
+	return t.generate(r, idx, false)
+}
+
+func (t *fractionSimplification) generate(r *pycompat.Random, idx int64, meta bool) (Entry, error) {
 	c := t.c
 	sn, sd, factor := 0, 0, 0
 	found := false
@@ -119,10 +128,12 @@ func (t *fractionSimplification) Generate(r *pycompat.Random, idx int64) (Entry,
 	}
 	style := c.Styles[r.RandIntn(0, len(c.Styles)-1)]
 	num, den := fracSimpMul(sn, factor), fracSimpMul(sd, factor)
-	return Entry{
+	e := Entry{
 		Question: "Simplify the fraction " + fracSimpFormat(num, den, style) + " to its lowest terms. Give only the simplified fraction as your final answer.",
 		Answer:   fracSimpFormat(sn, sd, style),
-		Metadata: map[string]any{
+	}
+	if meta {
+		e.Metadata = map[string]any{
 			"source_dataset":         "fraction_simplification",
 			"source_index":           idx,
 			"numerator":              num,
@@ -137,8 +148,9 @@ func (t *fractionSimplification) Generate(r *pycompat.Random, idx int64) (Entry,
 				"value":  []int{c.MinValue, c.MaxValue},
 				"factor": []int{c.MinFactor, c.MaxFactor},
 			},
-		},
-	}, nil
+		}
+	}
+	return e, nil
 }
 
 // fracSimpBig reads an integer metadata value (int, int64, *big.Int, or a

@@ -52,6 +52,15 @@ func arithJoinInts(nums []int64) string {
 }
 
 func (t *gcdTask) Generate(r *pycompat.Random, idx int64) (Entry, error) {
+	return t.generate(r, idx, true)
+}
+
+// Texts is Generate without the metadata (same draws, same question and answer).
+func (t *gcdTask) Texts(r *pycompat.Random, idx int64) (Entry, error) {
+	return t.generate(r, idx, false)
+}
+
+func (t *gcdTask) generate(r *pycompat.Random, idx int64, meta bool) (Entry, error) {
 	c := t.c
 	var numbers []int64
 	var result int64
@@ -71,10 +80,12 @@ func (t *gcdTask) Generate(r *pycompat.Random, idx int64) (Entry, error) {
 			break
 		}
 	}
-	return Entry{
+	e := Entry{
 		Question: "Find the Greatest Common Divisor (GCD) of these numbers: " + arithJoinInts(numbers) + ". Give only the GCD as your final answer.",
 		Answer:   strconv.FormatInt(result, 10),
-		Metadata: map[string]any{
+	}
+	if meta {
+		e.Metadata = map[string]any{
 			"source_dataset": "gcd",
 			"source_index":   idx,
 			"numbers":        numbers,
@@ -84,8 +95,9 @@ func (t *gcdTask) Generate(r *pycompat.Random, idx int64) (Entry, error) {
 				"num_terms": []int{c.MinNumbers, c.MaxNumbers},
 				"value":     []int64{c.MinValue, c.MaxValue},
 			},
-		},
-	}, nil
+		}
+	}
+	return e, nil
 }
 
 func (t *gcdTask) Score(answer string, ok bool, e *Entry) float64 {

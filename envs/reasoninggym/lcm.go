@@ -29,6 +29,15 @@ func init() {
 }
 
 func (t *lcmTask) Generate(r *pycompat.Random, idx int64) (Entry, error) {
+	return t.generate(r, idx, true)
+}
+
+// Texts is Generate without the metadata (same draws, same question and answer).
+func (t *lcmTask) Texts(r *pycompat.Random, idx int64) (Entry, error) {
+	return t.generate(r, idx, false)
+}
+
+func (t *lcmTask) generate(r *pycompat.Random, idx int64, meta bool) (Entry, error) {
 	c := t.c
 	var numbers []int64
 	result := new(big.Int)
@@ -54,10 +63,12 @@ func (t *lcmTask) Generate(r *pycompat.Random, idx int64) (Entry, error) {
 			break
 		}
 	}
-	return Entry{
+	e := Entry{
 		Question: "Find the Least Common Multiple (LCM) of these numbers: " + arithJoinInts(numbers),
 		Answer:   result.String(),
-		Metadata: map[string]any{
+	}
+	if meta {
+		e.Metadata = map[string]any{
 			"source_dataset": "lcm",
 			"source_index":   idx,
 			"numbers":        numbers,
@@ -66,8 +77,9 @@ func (t *lcmTask) Generate(r *pycompat.Random, idx int64) (Entry, error) {
 				"numbers": []int{c.MinNumbers, c.MaxNumbers},
 				"value":   []int64{c.MinValue, c.MaxValue},
 			},
-		},
-	}, nil
+		}
+	}
+	return e, nil
 }
 
 func (t *lcmTask) Score(answer string, ok bool, e *Entry) float64 {

@@ -57,18 +57,32 @@ func init() {
 const legCountingPrefix = "Your task is to count how many legs there are in total when given a list of animals.\n\nNow, how many legs are there in total if you have "
 
 func (t *legCounting) Generate(r *pycompat.Random, idx int64) (Entry, error) {
+	return t.generate(r, idx, true)
+}
+
+// Texts is Generate without the metadata (same draws, same question and answer).
+func (t *legCounting) Texts(r *pycompat.Random, idx int64) (Entry, error) {
+	return t.generate(r, idx, false)
+}
+
+func (t *legCounting) generate(r *pycompat.Random, idx int64, meta bool) (Entry, error) {
 	c := t.c
 	k := r.RandIntn(c.MinAnimals, c.MaxAnimals)
 	picks := r.SampleIndices(len(legCountingAnimals), k)
 	var b strings.Builder
 	b.Grow(len(legCountingPrefix) + 24*k + 2)
 	b.WriteString(legCountingPrefix)
-	animals := make(map[string]any, k)
+	var animals map[string]any
+	if meta {
+		animals = make(map[string]any, k)
+	}
 	total := 0
 	for j, p := range picks {
 		a := legCountingAnimals[p]
 		count := r.RandIntn(c.MinInstances, c.MaxInstances)
-		animals[a.name] = count
+		if meta {
+			animals[a.name] = count
+		}
 		total += count * a.legs
 		if j > 0 {
 			b.WriteString(", ")
@@ -81,10 +95,12 @@ func (t *legCounting) Generate(r *pycompat.Random, idx int64) (Entry, error) {
 		}
 	}
 	b.WriteString("?\n")
-	return Entry{
+	e := Entry{
 		Question: b.String(),
 		Answer:   strconv.Itoa(total),
-		Metadata: map[string]any{
+	}
+	if meta {
+		e.Metadata = map[string]any{
 			"source_dataset": "leg_counting",
 			"source_index":   idx,
 			"animals":        animals,
@@ -94,8 +110,9 @@ func (t *legCounting) Generate(r *pycompat.Random, idx int64) (Entry, error) {
 				"num_animals":   []int{c.MinAnimals, c.MaxAnimals},
 				"num_instances": []int{c.MinInstances, c.MaxInstances},
 			},
-		},
-	}, nil
+		}
+	}
+	return e, nil
 }
 
 func (t *legCounting) Score(answer string, ok bool, e *Entry) float64 {

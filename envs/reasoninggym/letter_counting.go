@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/llenvs/llenvs-go/pycompat"
 )
@@ -57,51 +58,91 @@ func init() {
 }
 
 func (t *letterCounting) Generate(r *pycompat.Random, idx int64) (Entry, error) {
+	return t.generate(r, idx, true)
+}
+
+// Texts is Generate without the metadata (same draws, same question and answer).
+func (t *letterCounting) Texts(r *pycompat.Random, idx int64) (Entry, error) {
+	return t.generate(r, idx, false)
+}
+
+func (t *letterCounting) generate(r *pycompat.Random, idx int64, meta bool) (Entry, error) {
 	n := r.RandIntn(t.c.MinWords, t.c.MaxWords)
 	n = min(n, len(t.words))
 	start := r.RandIntn(0, len(t.words)-n)
 	span := t.words[start : start+n]
 	joined := strings.Join(span, " ")
 
-	seen := map[rune]bool{}
-	for _, ch := range pycompat.Lower(strings.Join(span, "")) {
-		seen[ch] = true
-	}
-	if len(seen) == 0 {
-		seen['a'] = true
-	}
-	letters := make([]rune, 0, len(seen))
-	for ch := range seen {
-		letters = append(letters, ch)
-	}
-	sort.Slice(letters, func(i, j int) bool { return letters[i] < letters[j] })
-	target := letters[r.ChoiceIndex(len(letters))]
+	lowered := pycompat.Lower(strings.Join(span, ""))
+	target := letterCountingTarget(r, lowered)
 
 	count := 0
-	for _, w := range span {
-		for _, ch := range pycompat.Lower(w) {
-			if ch == target {
-				count++
+	if pycompat.IsASCII(lowered) {
+		// Lowering ASCII words one by one or joined gives the same letters.
+		count = strings.Count(lowered, string(target))
+	} else {
+		for _, w := range span {
+			for _, ch := range pycompat.Lower(w) {
+				if ch == target {
+					count++
+				}
 			}
 		}
 	}
-	spanCopy := append([]string(nil), span...)
-	return Entry{
+	e := Entry{
 		Question: `How many times does the letter "` + string(target) + `" appear in the text: "` + joined + `"?`,
 		Answer:   strconv.Itoa(count),
-		Metadata: map[string]any{
+	}
+	if meta {
+		e.Metadata = map[string]any{
 			"source_dataset": "letter_counting",
 			"source_index":   idx,
 			"span_length":    n,
 			"target_letter":  string(target),
-			"span":           spanCopy,
+			"span":           append([]string(nil), span...),
 			"difficulty": map[string]any{
 				"words": []int{t.c.MinWords, t.c.MaxWords},
 			},
-		},
-	}, nil
+		}
+	}
+	return e, nil
 }
 
 func (t *letterCounting) Score(answer string, ok bool, e *Entry) float64 {
 	return DefaultScore(answer, ok, e.Answer)
+}
+
+// letterCountingTarget draws the target letter: random.choice of the
+// sorted set of the code points of lowered ("a" when it is empty).
+func letterCountingTarget(r *pycompat.Random, lowered string) rune {
+	var ascii [utf8.RuneSelf]bool
+	var other map[rune]bool
+	for _, ch := range lowered {
+		if ch < utf8.RuneSelf {
+			ascii[ch] = true
+		} else {
+			if other == nil {
+				other = map[rune]bool{}
+			}
+			other[ch] = true
+		}
+	}
+	letters := make([]rune, 0, 64)
+	for ch, ok := range ascii {
+		if ok {
+			letters = append(letters, rune(ch))
+		}
+	}
+	if other != nil {
+		more := make([]rune, 0, len(other))
+		for ch := range other {
+			more = append(more, ch)
+		}
+		sort.Slice(more, func(i, j int) bool { return more[i] < more[j] })
+		letters = append(letters, more...) // all above the ASCII ones
+	}
+	if len(letters) == 0 {
+		letters = append(letters, 'a')
+	}
+	return letters[r.ChoiceIndex(len(letters))]
 }

@@ -139,6 +139,15 @@ func (b *puzzleBoard4) rows() [][]int {
 }
 
 func (t *miniSudoku) Generate(r *pycompat.Random, idx int64) (Entry, error) {
+	return t.generate(r, idx, true)
+}
+
+// Texts is Generate without the metadata (same draws, same question and answer).
+func (t *miniSudoku) Texts(r *pycompat.Random, idx int64) (Entry, error) {
+	return t.generate(r, idx, false)
+}
+
+func (t *miniSudoku) generate(r *pycompat.Random, idx int64, meta bool) (Entry, error) {
 	var solved puzzleBoard4
 	ok := false
 	for attempt := 0; attempt < 100 && !ok; attempt++ {
@@ -197,10 +206,12 @@ func (t *miniSudoku) Generate(r *pycompat.Random, idx int64) (Entry, error) {
 		"- Each 2x2 subgrid must contain each number 1-4 exactly once\n" +
 		"Solve this 4x4 Mini Sudoku puzzle:\n" + puzzle.String() + "\n" +
 		"Format your response as the puzzle above, with spaces separating each number within a row, and newlines separating rows.\n"
-	return Entry{
+	e := Entry{
 		Question: question,
 		Answer:   solved.String(),
-		Metadata: map[string]any{
+	}
+	if meta {
+		e.Metadata = map[string]any{
 			"source_dataset": "mini_sudoku",
 			"source_index":   idx,
 			"puzzle":         puzzle.rows(),
@@ -209,8 +220,9 @@ func (t *miniSudoku) Generate(r *pycompat.Random, idx int64) (Entry, error) {
 			"difficulty": map[string]any{
 				"empty": []int{t.c.MinEmpty, t.c.MaxEmpty},
 			},
-		},
-	}, nil
+		}
+	}
+	return e, nil
 }
 
 // miniSudokuSolution reads metadata["solution"] ([][]int, or the []any of a

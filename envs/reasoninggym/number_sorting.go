@@ -44,6 +44,15 @@ Please follow the instruction below:
 `
 
 func (t *numberSorting) Generate(r *pycompat.Random, idx int64) (Entry, error) {
+	return t.generate(r, idx, true)
+}
+
+// Texts is Generate without the metadata (same draws, same question and answer).
+func (t *numberSorting) Texts(r *pycompat.Random, idx int64) (Entry, error) {
+	return t.generate(r, idx, false)
+}
+
+func (t *numberSorting) generate(r *pycompat.Random, idx int64, meta bool) (Entry, error) {
 	c := t.c
 	count := r.RandIntn(c.MinNumbers, c.MaxNumbers)
 	nums := make([]float64, count)
@@ -67,10 +76,12 @@ func (t *numberSorting) Generate(r *pycompat.Random, idx int64) (Entry, error) {
 	if asc {
 		direction = "ascending"
 	}
-	return Entry{
+	e := Entry{
 		Question: "Sort these numbers in " + direction + " order: " + strings.Join(strs, ", ") + numberSortingInstruction,
 		Answer:   nsPyStrList(sorted),
-		Metadata: map[string]any{
+	}
+	if meta {
+		e.Metadata = map[string]any{
 			"source_dataset":   "number_sorting",
 			"source_index":     idx,
 			"original_numbers": strs,
@@ -82,8 +93,9 @@ func (t *numberSorting) Generate(r *pycompat.Random, idx int64) (Entry, error) {
 				"decimals": []int{c.MinDecimals, c.MaxDecimals},
 				"value":    []float64{c.MinValue, c.MaxValue},
 			},
-		},
-	}, nil
+		}
+	}
+	return e, nil
 }
 
 // nsPyStrList is Python's str() of a list of strings that need no escaping

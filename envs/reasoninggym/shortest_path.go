@@ -61,6 +61,15 @@ var puzzleDirs = []struct {
 }{{0, 1, "right"}, {1, 0, "down"}, {0, -1, "left"}, {-1, 0, "up"}}
 
 func (t *shortestPath) Generate(r *pycompat.Random, idx int64) (Entry, error) {
+	return t.generate(r, idx, true)
+}
+
+// Texts is Generate without the metadata (same draws, same question and answer).
+func (t *shortestPath) Texts(r *pycompat.Random, idx int64) (Entry, error) {
+	return t.generate(r, idx, false)
+}
+
+func (t *shortestPath) generate(r *pycompat.Random, idx int64, meta bool) (Entry, error) {
 	c := t.c
 	rows := r.RandIntn(c.MinRows, c.MaxRows)
 	cols := r.RandIntn(c.MinCols, c.MaxCols)
@@ -97,10 +106,12 @@ func (t *shortestPath) Generate(r *pycompat.Random, idx int64) (Entry, error) {
 	for i, row := range grid {
 		lines[i] = strings.Join(row, " ")
 	}
-	return Entry{
+	e := Entry{
 		Question: shortestPathTemplate + strings.Join(lines, "\n") + "\n",
 		Answer:   answer,
-		Metadata: map[string]any{
+	}
+	if meta {
+		e.Metadata = map[string]any{
 			"source_dataset": "shortest_path",
 			"source_index":   idx,
 			"matrix":         grid,
@@ -109,38 +120,52 @@ func (t *shortestPath) Generate(r *pycompat.Random, idx int64) (Entry, error) {
 				"rows": []int{c.MinRows, c.MaxRows},
 				"cols": []int{c.MinCols, c.MaxCols},
 			},
-		},
-	}, nil
+		}
+	}
+	return e, nil
 }
 
 // shortestPathBFS is reasoning-gym's BFS: the search ends as soon as a
 // neighbour is the destination; open cells are marked when enqueued.
 func shortestPathBFS(grid [][]string, sr, sc int) []string {
 	rows, cols := len(grid), len(grid[0])
-	type node struct {
-		r, c int
-		path []string
-	}
+	// Each reached cell records the cell and direction it was reached
+	// from, so a path is built once, for the end cell, instead of copied
+	// into every queued node.
+	from := make([]int32, rows*cols)
+	dir := make([]int8, rows*cols)
 	visited := make([]bool, rows*cols)
-	visited[sr*cols+sc] = true
-	queue := []node{{sr, sc, nil}}
-	for len(queue) > 0 {
-		n := queue[0]
-		queue = queue[1:]
-		for _, d := range puzzleDirs {
-			nr, nc := n.r+d.dr, n.c+d.dc
+	start := sr*cols + sc
+	visited[start] = true
+	queue := make([]int, 1, rows*cols)
+	queue[0] = start
+	for head := 0; head < len(queue); head++ {
+		cur := queue[head]
+		r, c := cur/cols, cur%cols
+		for di, d := range puzzleDirs {
+			nr, nc := r+d.dr, c+d.dc
 			if nr < 0 || nr >= rows || nc < 0 || nc >= cols || visited[nr*cols+nc] {
 				continue
 			}
-			np := make([]string, len(n.path)+1)
-			copy(np, n.path)
-			np[len(n.path)] = d.name
 			switch grid[nr][nc] {
 			case "#":
-				return np
+				n := 1
+				for x := cur; x != start; x = int(from[x]) {
+					n++
+				}
+				path := make([]string, n)
+				path[n-1] = d.name
+				k := n - 2
+				for x := cur; x != start; x = int(from[x]) {
+					path[k] = puzzleDirs[dir[x]].name
+					k--
+				}
+				return path
 			case "O":
-				visited[nr*cols+nc] = true
-				queue = append(queue, node{nr, nc, np})
+				next := nr*cols + nc
+				visited[next] = true
+				from[next], dir[next] = int32(cur), int8(di)
+				queue = append(queue, next)
 			}
 		}
 	}

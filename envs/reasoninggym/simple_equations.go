@@ -85,6 +85,15 @@ var simpleEquationsTemplates = [][2]string{
 const simpleEquationsLetters = "abcdefghijklmnopqrstuvwxyz"
 
 func (t *simpleEquations) Generate(r *pycompat.Random, idx int64) (Entry, error) {
+	return t.generate(r, idx, true)
+}
+
+// Texts is Generate without the metadata (same draws, same question and answer).
+func (t *simpleEquations) Texts(r *pycompat.Random, idx int64) (Entry, error) {
+	return t.generate(r, idx, false)
+}
+
+func (t *simpleEquations) generate(r *pycompat.Random, idx int64, meta bool) (Entry, error) {
 	c := t.c
 	variable := string(simpleEquationsLetters[r.ChoiceIndex(len(simpleEquationsLetters))])
 	numTerms := r.RandIntn(c.MinTerms, c.MaxTerms)
@@ -145,10 +154,12 @@ func (t *simpleEquations) Generate(r *pycompat.Random, idx int64) (Entry, error)
 	tpl := simpleEquationsTemplates[r.ChoiceIndex(len(simpleEquationsTemplates))]
 	weights := make([]float64, len(c.OperatorsWeights))
 	copy(weights, c.OperatorsWeights)
-	return Entry{
+	e := Entry{
 		Question: tpl[0] + variable + tpl[1] + equation,
 		Answer:   strconv.FormatInt(solution, 10),
-		Metadata: map[string]any{
+	}
+	if meta {
+		e.Metadata = map[string]any{
 			"source_dataset": "simple_equations",
 			"source_index":   idx,
 			"equation":       equation,
@@ -160,8 +171,9 @@ func (t *simpleEquations) Generate(r *pycompat.Random, idx int64) (Entry, error)
 				"max_value":         c.MaxValue,
 				"operators_weights": weights,
 			},
-		},
-	}, nil
+		}
+	}
+	return e, nil
 }
 
 // simpleEquationsLinear prints a*x + b the way sympy's str() does.

@@ -70,14 +70,25 @@ func init() {
 }
 
 func (t *spellBackward) Generate(r *pycompat.Random, idx int64) (Entry, error) {
+	return t.generate(r, idx, true)
+}
+
+// Texts is Generate without the metadata (same draws, same question and answer).
+func (t *spellBackward) Texts(r *pycompat.Random, idx int64) (Entry, error) {
+	return t.generate(r, idx, false)
+}
+
+func (t *spellBackward) generate(r *pycompat.Random, idx int64, meta bool) (Entry, error) {
 	if len(t.words) == 0 {
 		return Entry{}, fmt.Errorf("spell_backward: no word of %d..%d characters in %s", t.c.MinWordLen, t.c.MaxWordLen, t.c.DataFile)
 	}
 	word := t.words[r.ChoiceIndex(len(t.words))]
-	return Entry{
+	e := Entry{
 		Question: "Spell this word backward (example: sun -> nus): " + word,
 		Answer:   pycompat.Reverse(word),
-		Metadata: map[string]any{
+	}
+	if meta {
+		e.Metadata = map[string]any{
 			"source_dataset": "spell_backward",
 			"source_index":   idx,
 			"word":           word,
@@ -85,8 +96,9 @@ func (t *spellBackward) Generate(r *pycompat.Random, idx int64) (Entry, error) {
 			"difficulty": map[string]any{
 				"word_len": []int{t.c.MinWordLen, t.c.MaxWordLen},
 			},
-		},
-	}, nil
+		}
+	}
+	return e, nil
 }
 
 func (t *spellBackward) Score(answer string, ok bool, e *Entry) float64 {

@@ -29,6 +29,13 @@ type Task interface {
 	Score(answer string, ok bool, e *Entry) float64
 }
 
+// TextTask is a Task that can make an entry's question and answer without
+// its metadata, for the bulk paths that need only those (datasets). Texts
+// draws exactly what Generate draws, so both give the same texts.
+type TextTask interface {
+	Texts(r *pycompat.Random, idx int64) (Entry, error)
+}
+
 // Options is what a task factory gets: the task's own config fields (those
 // of its reasoning-gym config class, minus seed and size) and the directory
 // holding reasoning-gym's data files, for the tasks that need them.

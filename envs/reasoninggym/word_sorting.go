@@ -89,6 +89,15 @@ func (t *wordSorting) transform(w string, r *pycompat.Random) string {
 }
 
 func (t *wordSorting) Generate(r *pycompat.Random, idx int64) (Entry, error) {
+	return t.generate(r, idx, true)
+}
+
+// Texts is Generate without the metadata (same draws, same question and answer).
+func (t *wordSorting) Texts(r *pycompat.Random, idx int64) (Entry, error) {
+	return t.generate(r, idx, false)
+}
+
+func (t *wordSorting) generate(r *pycompat.Random, idx int64, meta bool) (Entry, error) {
 	count := r.RandIntn(t.c.MinWords, t.c.MaxWords)
 	if count > len(t.words) {
 		return Entry{}, fmt.Errorf("word_sorting: sample larger than population (%d words of %d)", count, len(t.words))
@@ -113,10 +122,12 @@ func (t *wordSorting) Generate(r *pycompat.Random, idx int64) (Entry, error) {
 			sorted[i], sorted[j] = sorted[j], sorted[i]
 		}
 	}
-	return Entry{
+	e := Entry{
 		Question: fmt.Sprintf(wordSortingTemplate, direction, strings.Join(transformed, ", ")),
 		Answer:   strings.Join(sorted, ", "),
-		Metadata: map[string]any{
+	}
+	if meta {
+		e.Metadata = map[string]any{
 			"source_dataset":    "word_sorting",
 			"source_index":      idx,
 			"original_words":    original,
@@ -129,8 +140,9 @@ func (t *wordSorting) Generate(r *pycompat.Random, idx int64) (Entry, error) {
 				"num_words":   []int{t.c.MinWords, t.c.MaxWords},
 				"word_length": []int{t.c.MinWordLength, t.c.MaxWordLength},
 			},
-		},
-	}, nil
+		}
+	}
+	return e, nil
 }
 
 // wordSortingSplit is re.split(r",\s*", s) with Python's Unicode \s.

@@ -25,20 +25,31 @@ func (g *Group) Go(f func()) {
 	g.wg.Add(1)
 	go func() {
 		defer g.wg.Done()
-		defer func() {
-			if r := recover(); r != nil {
-				buf := make([]byte, 4096)
-				buf = buf[:runtime.Stack(buf, false)]
-				g.once.Do(func() { g.failed = &Panic{Value: r, Stack: string(buf)} })
-			}
-		}()
+		defer g.recover()
 		f()
 	}()
 }
 
+// Run runs f on the calling goroutine as one of the group: a panic in f
+// is recovered and kept for Wait, so that the caller still waits for the
+// other goroutines (which may use memory the caller is about to give
+// back) before the panic goes on.
+func (g *Group) Run(f func()) {
+	defer g.recover()
+	f()
+}
+
+func (g *Group) recover() {
+	if r := recover(); r != nil {
+		buf := make([]byte, 4096)
+		buf = buf[:runtime.Stack(buf, false)]
+		g.once.Do(func() { g.failed = &Panic{Value: r, Stack: string(buf)} })
+	}
+}
+
 // Wait returns when every goroutine started with Go has finished; when any
-// of them panicked, it panics with the first *Panic, in the caller's
-// goroutine, where the caller's recover sees it.
+// of them (or a function given to Run) panicked, it panics with the first
+// *Panic, in the caller's goroutine, where the caller's recover sees it.
 func (g *Group) Wait() {
 	g.wg.Wait()
 	if g.failed != nil {
@@ -46,8 +57,8 @@ func (g *Group) Wait() {
 	}
 }
 
-// Panic is a panic that happened on one of a Group's goroutines: its value
-// and that goroutine's stack.
+// Panic is a panic that happened in one of a Group's functions: its value
+// and the stack of the goroutine it happened on.
 type Panic struct {
 	Value any
 	Stack string

@@ -13,6 +13,7 @@ import ctypes
 import faulthandler
 import importlib.resources
 import json
+import json.scanner
 import os
 import sys
 import threading
@@ -67,6 +68,7 @@ int32_t llenvs_items_arrow(uint64_t handle, const int64_t *indices, size_t n, co
 int32_t llenvs_score_texts(uint64_t handle, const int64_t *indices, const char *const *texts, const int64_t *lens, size_t n, double *totals, double *values, uint8_t *flags, int64_t *spans, int32_t rich, char **out, size_t *out_len);
 int32_t llenvs_set_python_api(void *gil_ensure, void *gil_release, void *as_utf8, void *err_clear, void *tuple_item);
 int32_t llenvs_score_pytuple(uint64_t handle, const int64_t *indices, void *texts, size_t n, double *totals, double *values, uint8_t *flags, int64_t *spans, int32_t rich, char **out, size_t *out_len);
+int32_t llenvs_score_one(uint64_t handle, int64_t index, void *text, void *result);
 int32_t llenvs_mask_batch(const int32_t *tokens, const int64_t *token_offsets, size_t n_fragments, const int32_t *segments, const int64_t *segment_offsets, const double *rewards, const int64_t *reward_offsets, size_t n, int64_t max_length, char **out, size_t *out_len);
 int32_t llenvs_tokenizer_new(const char *json, size_t json_len, uint64_t *handle, char **out, size_t *out_len);
 int32_t llenvs_tokenizer_close(uint64_t handle);
@@ -75,6 +77,15 @@ int32_t llenvs_env_new_columns(const char *cfg, size_t cfg_len, size_t n_columns
 int32_t llenvs_math_parse(const char *buf, const int64_t *offsets, size_t n, const char *cfg, size_t cfg_len, char **out, size_t *out_len);
 int32_t llenvs_math_verify_batch(const char *golds, const int64_t *gold_offsets, const char *preds, const int64_t *pred_offsets, size_t n, const char *opts, size_t opts_len, double *scores, uint8_t *verdicts, char **out, size_t *out_len);
 int32_t llenvs_math_verify(const char *gold, size_t gold_len, const char *pred, size_t pred_len, const char *opts, size_t opts_len, uint8_t *verdict, char **out, size_t *out_len);
+#define LLENVS_TOLD_TERMINATED 1
+#define LLENVS_TOLD_TRUNCATED 2
+#define LLENVS_TOLD_OBSERVATION 4
+#define LLENVS_TOLD_SAME_TASK 8
+#define LLENVS_TOLD_SAME_STATE 16
+#define LLENVS_TOLD_SAME_TOOLS 32
+#define LLENVS_TOLD_DETAILS_LATER 64
+int32_t llenvs_episode_step_told(uint64_t episode, int64_t step, uint64_t known, const char *text, int64_t text_len, const char *tool_calls, size_t tool_calls_len, char **out, size_t *out_len);
+int32_t llenvs_env_details(uint64_t handle, const char *recipe, size_t recipe_len, char **out, size_t *out_len);
 """
 
 OK = 0
@@ -124,6 +135,14 @@ class InternalError(RuntimeError):
 
 ffi = FFI()
 ffi.cdef(CDEF)
+_CHARPP = ffi.typeof("char **")
+_SIZEP = ffi.typeof("size_t *")
+_U64P = ffi.typeof("uint64_t *")
+
+# The C scanner of the json module: decodes one JSON value from a str with
+# none of json.loads' wrapping (encoding detection, trailing-space check);
+# the library's replies are exactly one value.
+_scan_json = json.scanner.c_make_scanner(json.JSONDecoder())  # type: ignore[attr-defined]
 
 _lock = threading.Lock()
 _lib: Any = None
@@ -169,20 +188,18 @@ _score_one: Any = None
 
 
 def score_one_fn() -> Any:
-    """``llenvs_score_pytuple`` called with the GIL held, for one item at a time.
+    """``llenvs_score_one`` called with the GIL held: (handle, index, str, result slots address).
 
     cffi releases the GIL around every call; for a call that lasts about a
-    microsecond, releasing it and taking it back (twice, with the shim's
-    read of the str) costs more than the call, and under a thread pool every
-    release invites a switch to another thread. ctypes' PyDLL keeps the GIL.
-    The arguments are addresses (ints) and the tuple of texts.
+    microsecond, releasing it and taking it back costs more than the call,
+    and under a thread pool every release invites a switch to another
+    thread. ctypes' PyDLL keeps the GIL.
     """
     global _score_one
     lib()
     if _score_one is None:
-        f = ctypes.PyDLL(library_path()).llenvs_score_pytuple
-        p = ctypes.c_void_p
-        f.argtypes = [ctypes.c_uint64, p, ctypes.py_object, ctypes.c_size_t, p, p, p, p, ctypes.c_int32, p, p]
+        f = ctypes.PyDLL(library_path()).llenvs_score_one
+        f.argtypes = [ctypes.c_uint64, ctypes.c_int64, ctypes.py_object, ctypes.c_void_p]
         f.restype = ctypes.c_int32
         _score_one = f
     return _score_one
@@ -347,18 +364,21 @@ def env_close(handle: int, pid: int) -> None:
     _lib.llenvs_env_close(handle)
 
 
-def env_reset(handle: int, request: dict[str, Any]) -> tuple[int, dict[str, Any]]:
-    """Start an episode of an environment; returns the episode handle and ``{observation, hidden, info}``."""
+def env_reset(handle: int, request: dict[str, Any] | bytes) -> tuple[int, dict[str, Any]]:
+    """Start an episode of an environment; returns the episode handle and ``{observation, hidden, info}``.
+
+    ``request`` is the JSON request, as a mapping or already encoded.
+    """
     L = lib()
-    req = dumps(request, "reset request")
-    ep = ffi.new("uint64_t *")
-    out = ffi.new("char **")
-    out_len = ffi.new("size_t *")
+    req = request if isinstance(request, bytes) else dumps(request, "reset request")
+    ep = ffi.new(_U64P)
+    out = ffi.new(_CHARPP)
+    out_len = ffi.new(_SIZEP)
     rc = L.llenvs_env_reset(handle, req, len(req), ep, out, out_len)
     data = take_buffer(out, out_len)
     if rc != OK:
         raise_for(rc, data)
-    return int(ep[0]), json.loads(data)
+    return int(ep[0]), _scan_json(data.decode(), 0)[0]
 
 
 def episode_step(episode: int, action: dict[str, Any]) -> dict[str, Any]:
@@ -372,6 +392,88 @@ def episode_step(episode: int, action: dict[str, Any]) -> dict[str, Any]:
     if rc != OK:
         raise_for(rc, data)
     return json.loads(data)
+
+
+TOLD_TERMINATED = 1
+TOLD_TRUNCATED = 2
+TOLD_OBSERVATION = 4
+TOLD_SAME_TASK = 8
+TOLD_SAME_STATE = 16
+TOLD_SAME_TOOLS = 32
+TOLD_DETAILS_LATER = 64
+
+
+
+class StepDetails:
+    """The details of a told step (info and signal metadata), decoded or fetched the first time they are read.
+
+    Either ``data`` holds them encoded (the reply's details part), or
+    ``source._details(recipe)`` rebuilds them (a call into the environment
+    with the reply's recipe).
+    """
+
+    __slots__ = ("_data", "_source", "_recipe", "_value")
+
+    def __init__(self, data: bytes = b"", source: Any = None, recipe: Any = None):
+        self._data = data
+        self._source = source
+        self._recipe = recipe
+        self._value: list[Any] | None = None
+
+    def get(self) -> list[Any]:
+        """``[info, [metadata of each signal]]``."""
+        v = self._value
+        if v is None:
+            v = self._source._details(self._recipe) if self._source is not None else json.loads(self._data)
+            self._value = v
+            self._data, self._source, self._recipe = b"", None, None
+        return v
+
+
+def episode_step_told(episode: int, step: int, known: int, text: bytes | None,
+                      tool_calls: bytes | None) -> tuple[list[Any], bytes]:
+    """Advance an episode without sending its conversation (``llenvs_episode_step_told``).
+
+    ``text`` is the action's UTF-8 (None: no text), ``tool_calls`` a JSON array
+    (None: none); ``known`` is the version of the observation the caller holds.
+    Returns the head array of llenvs.h, decoded, and the details part, left encoded
+    (empty with ``TOLD_DETAILS_LATER``).
+    """
+    try:
+        out, out_len = _reply_slots.pair
+    except AttributeError:  # first call on this thread
+        out, out_len = _reply_slots.pair = ffi.new(_CHARPP), ffi.new(_SIZEP)
+    rc = lib().llenvs_episode_step_told(episode, step, known, ffi.NULL if text is None else text,
+                                        -1 if text is None else len(text), tool_calls or ffi.NULL,
+                                        len(tool_calls) if tool_calls else 0, out, out_len)
+    p = out[0]
+    out[0] = ffi.NULL
+    if p == ffi.NULL:
+        data = b""
+    else:
+        try:
+            data = ffi.unpack(p, out_len[0])
+        finally:
+            _lib.llenvs_free(p)
+    if rc != OK:
+        raise_for(rc, data)
+    n = int.from_bytes(data[:8], "little")
+    return _scan_json(data[8:8 + n].decode(), 0)[0], data[8 + n:]
+
+
+# Per-thread out-parameters of episode_step_told (a step makes no cffi allocation of its own).
+_reply_slots = threading.local()
+
+
+def env_details(handle: int, recipe: bytes) -> list[Any]:
+    """The details ``[info, [metadata of each signal]]`` of a told step from its reply's recipe."""
+    out = ffi.new(_CHARPP)
+    out_len = ffi.new(_SIZEP)
+    rc = lib().llenvs_env_details(handle, recipe, len(recipe), out, out_len)
+    data = take_buffer(out, out_len)
+    if rc != OK:
+        raise_for(rc, data)
+    return _scan_json(data.decode(), 0)[0]
 
 
 def episode_close(episode: int, pid: int) -> None:

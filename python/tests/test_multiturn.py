@@ -390,3 +390,26 @@ def test_episode_batch_matches_step():
     assert _native.live_handles(_native.KIND_EPISODE) == base
     with pytest.raises(TypeError, match="served by Go"):
         EpisodeBatch(IterativeEnvironment(MockEnvironment()), [0])
+
+
+def test_episode_batch_checks_indices():
+    from llenvs_go.core.episodes import EpisodeBatch
+
+    env = leg(iterative={"max_turns": 2})
+    batch = EpisodeBatch(env, range(4))
+    for bad in ([-1], [4], [2**70]):
+        with pytest.raises(ValueError, match=f"episode {bad[0]} of the batch is not live"):
+            batch.step(["x"], bad)
+    with pytest.raises(TypeError):
+        batch.step(["x"], [1.0])
+    with pytest.raises(TypeError):
+        batch.step(["x"], ["1"])
+    r = batch.step(["<answer>-1</answer>", "x"], (3, True))  # any ints, bool included, in any order
+    assert r.indices == [3, 1] and r.prompts == ["Incorrect, 1 attempt left."] * 2 and batch.live() == [0, 1, 2, 3]
+    r = batch.step(["x", "y"], [1, 3])
+    assert r.truncated == [True, True] and batch.live() == [0, 2] and batch.done == [False, True, False, True]
+    with pytest.raises(ValueError, match="episode 3 of the batch is not live"):
+        batch.step(["x", "y"], [0, 3])
+    assert batch.live() == [0, 2]  # a refused step changes nothing
+    r = batch.step(["a", "b"])
+    assert r.indices == [0, 2] and r.terminated == [False, False] and batch.live() == [0, 2]

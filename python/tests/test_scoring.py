@@ -38,7 +38,7 @@ def test_bad_types(leg_env):
 
 def test_empty_batch(leg_env):
     res = Scorer(leg_env).score_batch([], [])
-    assert len(res) == 0 and res.totals == []
+    assert len(res) == 0 and res.totals == [] and list(res) == [] and res.errors == {}
 
 
 def test_lone_surrogates_and_unicode(leg_env, rg_leg):

@@ -94,7 +94,10 @@ def test_result_is_a_frozen_dataclass_with_lazy_metadata(env):
     assert r == eager and repr(r) == repr(eager)
     assert dataclasses.asdict(r)["metadata"]["correctness"]["expected"] == truth
     assert pickle.loads(pickle.dumps(r)) == r
-    assert "_metadata_source" not in vars(r)
+    # Once read, the metadata is the result's own: the batch's columns are no longer referenced.
+    assert not any(type(x).__name__ == "_Columns" for x in gc.get_referents(r))
+    unread = Scorer(env).score_batch([0], [f"<answer>{truth}</answer>"])[0]
+    assert any(type(x).__name__ == "_Columns" for x in gc.get_referents(unread))
 
 
 def test_results_pickle_before_any_item_is_read(env):
@@ -173,3 +176,35 @@ def test_one_item_paths_from_many_threads(env):
     with ThreadPoolExecutor(6) as pool:
         assert list(pool.map(scorer.total, idx, texts)) == want
         assert [r.total for r in pool.map(scorer.score, idx, texts)] == want
+
+
+def test_one_item_paths_follow_an_environment_closed_and_made_again():
+    env = environment_registry.get(name="leg_counting", size=5, seed=3)
+    truth = _truths(env)[1]
+    scorer = Scorer(env)
+    assert scorer.score(1, f"<answer>{truth}</answer>").total == 1.0
+    old = env.handle
+    env.close()
+    # The Scorer knew the old handle; the next call uses the environment's new one.
+    assert scorer.total(1, f"<answer>{truth}</answer>") == 1.0
+    r = scorer.score(1, f"<answer>{truth}</answer>")
+    assert (r.total, r.extracted_answer) == (1.0, truth) and env.handle != old
+    assert r.metadata["correctness"]["expected"] == truth
+
+
+def test_a_large_batch_with_cleaned_answers_reads_like_single_items():
+    """Large batches are described in parallel ranges and joined: every answer and metadata stays in place."""
+    env = environment_registry.get(name="leg_counting", size=40, seed=5, pre_cleaners=["strip_thinking_tokens"])
+    truths = _truths(env)
+    idx = [k % 40 for k in range(600)]
+    forms = ("<think>hm</think><answer>{t}</answer>", "x <answer>ü{t}</answer> y", "none", "<answer>{k}</answer>")
+    texts = [forms[k % 4].format(t=truths[i], k=k) for k, i in enumerate(idx)]
+    scorer = Scorer(env)
+    batch = scorer.score_batch(idx, texts)
+    for i, text, r in zip(idx, texts, batch, strict=True):
+        one = scorer.score(i, text)
+        assert (r.total, r.extracted_answer, r.metadata) == (one.total, one.extracted_answer, one.metadata)
+    assert [r.extracted_answer for r in batch[:4]] == [truths[0], f"ü{truths[1]}", None, "3"]
+    # Both ways of giving an answer occur: a span of the response, and bytes of its own (the cleaned text).
+    kinds = set(batch._columns.data[batch._columns.head[1]: batch._columns.head[1] + 600])
+    assert kinds == {0, 1, 2}

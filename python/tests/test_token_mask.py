@@ -152,3 +152,25 @@ def test_masker_pickles():
     m = masker(max_length=5)
     again = pickle.loads(pickle.dumps(m))
     assert again.mask_trajectory(interleaved()) == m.mask_trajectory(interleaved())
+
+
+def test_spans_are_built_when_first_read_and_behave_as_a_field():
+    import copy
+    import pickle
+
+    batch = masker(max_length=6).mask_batch([interleaved(), tool_episode()])
+    m = batch[0]
+    assert "spans" not in m.__dict__  # not built by mask_batch
+    spans = m.spans
+    assert m.__dict__["spans"] is spans and isinstance(spans, tuple)
+    assert [(s.source, s.step_index, s.text, s.token_ids) for s in spans] == [
+        ("model", 0, "try1", tuple(enc("try1"))), ("environment", 0, "fe", tuple(enc("fe")))]  # cut at 6
+    other = batch[1]
+    back = pickle.loads(pickle.dumps(other))  # pickling builds them
+    assert back == other and back.spans == other.spans and "_spans_source" not in back.__dict__
+    assert copy.deepcopy(batch[0]) == batch[0] and dataclasses.replace(other, num_turns=9).spans == other.spans
+    assert tuple(t for s in other.spans for t in s.token_ids) == other.response_ids
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        other.spans = ()  # type: ignore[misc]
+    with pytest.raises(AttributeError, match="no attribute 'nope'"):
+        _ = other.nope  # type: ignore[attr-defined]

@@ -130,6 +130,9 @@ class IterativeEnvironment:
                                    system_prompt=inner_env.system_prompt, prompt_template=inner_env.prompt_template)
             _ = go.handle  # validate now
             self._go = go
+            # The Go environment serves the episodes: calls go straight to it (no wrapper layer per step).
+            self.reset = go.reset  # type: ignore[method-assign]
+            self.step = go.step  # type: ignore[method-assign]
         elif cfg.submission_extractor is not None:
             from llenvs_go.core.extraction import answer_extractor_registry
 

@@ -86,6 +86,24 @@ class StepResult(Generic[HiddenT]):
         if not isinstance(self.rewards, SignalBundle):
             object.__setattr__(self, "rewards", as_bundle(self.rewards))
 
+    def __getattr__(self, name: str) -> Any:
+        # Only reached when ``info`` is not built yet: a step served by Go keeps it
+        # encoded until it is first read.
+        if name == "info":
+            d = self.__dict__
+            source = d.get("_info_source")
+            if source is not None:
+                d["info"] = info = source.get()[0] or {}
+                d.pop("_info_source", None)
+                return info
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {f: getattr(self, f) for f in _STEP_FIELDS}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+
     @property
     def done(self) -> bool:
         """Whether the episode ended (terminated or truncated)."""
@@ -95,6 +113,9 @@ class StepResult(Generic[HiddenT]):
     def total(self) -> float:
         """``rewards.total``: the weighted sum of the numeric signals."""
         return self.rewards.total
+
+
+_STEP_FIELDS = ("next_state", "rewards", "terminated", "truncated", "extracted_action", "resolved_action", "info")
 
 
 @runtime_checkable

@@ -15,6 +15,7 @@ import weakref
 from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import compress
 from typing import Any
 
 from llenvs_go import _native
@@ -109,7 +110,7 @@ class EpisodeBatch:
 
     def live(self) -> list[int]:
         """Positions of the episodes that have not ended."""
-        return [i for i, d in enumerate(self._done) if not d]
+        return list(compress(range(self._n), map(operator.not_, self._done)))
 
     def step(self, texts: Sequence[str], indices: Sequence[int] | None = None) -> BatchStep:
         """Step episodes ``indices`` (by default :meth:`live`) with ``texts``, one text each, in one call into Go.
@@ -120,15 +121,24 @@ class EpisodeBatch:
         """
         if not self._finalizer.alive:
             raise RuntimeError("this EpisodeBatch was closed")
-        which = self.live() if indices is None else [operator.index(i) for i in indices]
-        n = len(which)
+        done = self._done
+        if indices is None:
+            arr = array("q", compress(range(self._n), map(operator.not_, done)))
+        else:
+            try:
+                arr = array("q", indices)  # ints (anything with __index__) only, read in C
+            except TypeError:
+                arr = array("q", [operator.index(i) for i in indices])  # raises the TypeError that names it
+            except OverflowError:
+                arr = array("q")
+                self._refuse(indices)
+        n = len(arr)
         if len(texts) != n:
             raise ValueError(f"step needs one text per episode stepped: {n} episodes, {len(texts)} texts")
-        for i in which:
-            if not 0 <= i < self._n or self._done[i]:
-                raise ValueError(f"episode {i} of the batch is not live (ended, or not in [0, {self._n}))")
+        if n and (min(arr) < 0 or max(arr) >= self._n or any(map(done.__getitem__, arr))):
+            self._refuse(arr)
         tup = texts if isinstance(texts, tuple) else tuple(texts)
-        c_which = ffi.new("int64_t[]", which) if n else ffi.NULL
+        c_which = ffi.from_buffer("int64_t[]", arr) if n else ffi.NULL
         totals = ffi.new("double[]", max(n, 1))
         flags = ffi.new("uint8_t[]", max(n, 1))
         out = ffi.new("char **")
@@ -151,11 +161,15 @@ class EpisodeBatch:
             _native.raise_for(rc, data)
         prompts, _ = unpack_items(data) if n else ([], [])
         fl = bytes(ffi.buffer(flags, n))
-        done = self._done
-        for k in [k for k, f in enumerate(fl) if f]:
-            if not fl[k] & _native.EPISODE_ERROR:
-                done[which[k]] = 1
-        return BatchStep(indices=which, totals=ffi.unpack(totals, n), prompts=prompts, flags=fl)
+        for i in compress(arr, fl.translate(_ENDED)):  # the episodes that ended (not the failed steps)
+            done[i] = 1
+        return BatchStep(indices=arr.tolist(), totals=ffi.unpack(totals, n), prompts=prompts, flags=fl)
+
+    def _refuse(self, which: Sequence[int]) -> None:
+        """Raise the ValueError for the first of ``which`` that is not a live episode of the batch."""
+        for i in which:
+            if not 0 <= i < self._n or self._done[i]:
+                raise ValueError(f"episode {i} of the batch is not live (ended, or not in [0, {self._n}))")
 
     def close(self) -> None:
         """Release every live episode now; the batch cannot be stepped afterwards."""
@@ -163,6 +177,11 @@ class EpisodeBatch:
 
 
 __all__ = ["BatchStep", "EpisodeBatch"]
+
+
+# Flags byte -> 1 when the step ended its episode (terminated or truncated, not an error), else 0.
+_ENDED = bytes(1 if f & (_native.EPISODE_TERMINATED | _native.EPISODE_TRUNCATED) and not f & _native.EPISODE_ERROR
+               else 0 for f in range(256))
 
 
 def unpack_items(data: bytes) -> tuple[list[str], list[str | None]]:
@@ -178,6 +197,8 @@ def unpack_items(data: bytes) -> tuple[list[str], list[str | None]]:
     text_at = sizes_at + 16
     prompts_text = data[text_at : text_at + p_bytes].decode("utf-8", "replace")
     truths_text = data[text_at + p_bytes :].decode("utf-8", "replace")
-    prompts = [prompts_text[p_off[k] : p_off[k + 1]] for k in range(n)]
+    prompts = list(map(prompts_text.__getitem__, map(slice, p_off[:n], p_off[1:])))
+    if has.count(0) == n:  # a step's reply carries no ground truth
+        return prompts, [None] * n
     truths = [truths_text[t_off[k] : t_off[k + 1]] if has[k] else None for k in range(n)]
     return prompts, truths

@@ -7,9 +7,9 @@ configuration and work after being shipped to Ray actors or spawned workers.
 
 from __future__ import annotations
 
+import json
 import os
 import threading
-import uuid
 import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -17,6 +17,7 @@ from typing import Any
 
 from llenvs_go import _native
 from llenvs_go.core import items
+from llenvs_go.core._build import builder
 from llenvs_go.core.environment import EnvironmentSpec, StepResult
 from llenvs_go.core.reward import RewardType, Signal, SignalBundle
 from llenvs_go.core.state import Action, Observation, ObservationContent, State, StateMetadata
@@ -38,6 +39,42 @@ class NativeHidden:
     entry: Any = None
     episode: Any = field(default=None, compare=False, repr=False)
 
+    def __getattr__(self, name: str) -> Any:
+        # Only reached when ``entry`` is not fetched yet: reset leaves it in Go
+        # until it is first read (it is rarely needed, and the largest part of a reset).
+        if name == "entry":
+            d = self.__dict__
+            source = d.get("_entry_source")
+            if source is not None:
+                d["entry"] = entry = source.entries([self.task_index])[0]
+                d.pop("_entry_source", None)
+                return entry
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"task_index": self.task_index, "expected_answer": self.expected_answer,
+                "dataset_name": self.dataset_name, "entry": self.entry, "episode": self.episode}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+
+
+# Every instance holds its entry (``__init__`` sets it) unless reset left it in
+# Go; without the class-level default, such an instance reaches ``__getattr__``.
+del NativeHidden.entry
+_build_hidden = builder(NativeHidden, ("task_index", "expected_answer", "dataset_name", "_entry_source", "episode"))
+
+
+def _update_pid() -> None:
+    global _this_pid
+    _this_pid = os.getpid()
+
+
+# This process's id, kept up to date across fork: os.getpid() is a system call, and every step asks.
+_this_pid = os.getpid()
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_update_pid)
+
 
 class Episode:
     """A Go episode handle: released by :meth:`close`, when the episode ends, or when collected.
@@ -46,21 +83,33 @@ class Episode:
     closed episode.
     """
 
-    __slots__ = ("handle", "pid", "_finalizer", "__weakref__")
+    __slots__ = ("handle", "pid", "told", "_open", "__weakref__")
 
     def __init__(self, handle: int, pid: int):
         self.handle = handle
         self.pid = pid
-        self._finalizer = weakref.finalize(self, _native.episode_close, handle, pid)
+        # The last observation the library told this episode's states, and its
+        # version (llenvs_episode_step_told): a step then brings only what changed.
+        self.told: tuple[Observation, int] | None = None
+        self._open = True
 
     @property
     def alive(self) -> bool:
         """Whether the Go episode can still be stepped from this process."""
-        return self._finalizer.alive and self.pid == os.getpid()
+        return self._open and self.pid == _this_pid
 
     def close(self) -> None:
-        """Release the Go episode now."""
-        self._finalizer()
+        """Release the Go episode now (again: a no-op)."""
+        if self._open:
+            self._open = False
+            _native.episode_close(self.handle, self.pid)
+
+    def __del__(self) -> None:
+        # Cheaper than a weakref.finalize per episode; a step may start thousands a second.
+        try:
+            self.close()
+        except Exception:  # noqa: BLE001 - interpreter shutdown: the process is going away
+            pass
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_closed_episode, ())
@@ -111,6 +160,20 @@ def reward_type(name: str) -> RewardType:
     return RewardType[name.upper()]
 
 
+_REWARD_TYPES = {rt.name.lower(): rt for rt in RewardType}
+
+# Builders of the objects of a told step (see core/_build.py); the lazy fields
+# (StepResult.info, Signal.metadata) are left to their source attributes.
+_build_observation = builder(Observation, ("prompt", "messages", "tool_results", "available_tools", "task", "state"))
+_build_state = builder(State, ("observation", "hidden", "metadata"))
+_build_metadata = builder(StateMetadata, ("step", "episode_id", "is_terminal", "info"))
+_build_signal = builder(Signal, ("name", "reward_type", "reward", "feedback", "weight", "_metadata_source",
+                                 "_metadata_index"))
+_build_bundle = builder(SignalBundle, ("signals",))
+_build_step = builder(StepResult, ("next_state", "rewards", "terminated", "truncated", "extracted_action",
+                                   "resolved_action", "_info_source"))
+
+
 def _signal(s: dict[str, Any]) -> Signal:
     return Signal(name=s["name"], reward_type=reward_type(s["reward_type"]), reward=s["reward"],
                   feedback=s.get("feedback"), metadata=s.get("metadata"), weight=s["weight"])
@@ -125,25 +188,39 @@ def _tool_parameters(schema: dict[str, Any] | None) -> tuple[ToolParameter, ...]
                  for k, v in (schema.get("properties") or {}).items())
 
 
+def _tool_results(rs: list[dict[str, Any]] | None) -> tuple[ToolResult, ...]:
+    return tuple(ToolResult(call_id=r["call_id"], tool_name=r["tool_name"],
+                            status=ToolResultStatus[r["status"].upper()], output=r.get("output", ""),
+                            error=r.get("error"))
+                 for r in rs or ())
+
+
+def _tools(ts: list[dict[str, Any]] | None) -> tuple[ToolDefinition, ...]:
+    return tuple(ToolDefinition(name=t["name"], description=t.get("description", ""),
+                                parameters=_tool_parameters(t.get("parameters")),
+                                is_terminal=t.get("is_terminal", False), raw_schema=t.get("parameters"))
+                 for t in ts or ())
+
+
+def _content(c: dict[str, Any] | None) -> ObservationContent | None:
+    return None if c is None else ObservationContent(text=c.get("text", ""), data=c.get("data"))
+
+
 def observation_from(o: dict[str, Any]) -> Observation:
     """An llenvs Observation from the Go core's JSON form."""
-    task = o.get("task")
-    st = o.get("state")
-    return Observation(
-        prompt=o["prompt"],
-        messages=tuple(o.get("messages") or ()),
-        tool_results=tuple(
-            ToolResult(call_id=r["call_id"], tool_name=r["tool_name"], status=ToolResultStatus[r["status"].upper()],
-                       output=r.get("output", ""), error=r.get("error"))
-            for r in o.get("tool_results") or ()),
-        available_tools=tuple(
-            ToolDefinition(name=t["name"], description=t.get("description", ""),
-                           parameters=_tool_parameters(t.get("parameters")), is_terminal=t.get("is_terminal", False),
-                           raw_schema=t.get("parameters"))
-            for t in o.get("available_tools") or ()),
-        task=None if task is None else ObservationContent(text=task.get("text", ""), data=task.get("data")),
-        state=None if st is None else ObservationContent(text=st.get("text", ""), data=st.get("data")),
-    )
+    tr, tools, task, st = o.get("tool_results"), o.get("available_tools"), o.get("task"), o.get("state")
+    return _build_observation(o["prompt"], tuple(o.get("messages") or ()), _tool_results(tr) if tr else (),
+                              _tools(tools) if tools else (), None if task is None else _content(task),
+                              None if st is None else _content(st))
+
+
+def _uuid4() -> str:
+    """``str(uuid.uuid4())``, formatted directly (a reset makes one per episode)."""
+    b = bytearray(os.urandom(16))
+    b[6] = (b[6] & 0x0F) | 0x40  # version 4
+    b[8] = (b[8] & 0x3F) | 0x80  # RFC 4122 variant
+    h = b.hex()
+    return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
 
 
 def _check_step_args(state: Any, action: Any) -> None:
@@ -324,13 +401,21 @@ class NativeEnvironment:
         return NativeHidden(task_index=task_index, expected_answer=expected_answer, dataset_name=self._config["name"],
                             entry=entry, episode=episode)
 
-    def _start(self, task_index: int, seed: int | None) -> tuple[Episode | None, dict[str, Any]]:
-        """Start a Go episode: its handle and ``{observation, hidden, info}``."""
-        request: dict[str, Any] = {"task_index": task_index}
+    def _start(self, task_index: int, seed: int | None,
+               lazy_entry: bool = False) -> tuple[Episode | None, dict[str, Any]]:
+        """Start a Go episode: its handle and ``{observation, hidden, info}``.
+
+        With ``lazy_entry`` the library may leave ``hidden.entry`` out (and say
+        ``"entry_later": true``) when the environment serves it through ``entries``.
+        """
+        # The request is a few integers: written directly rather than through json.dumps.
+        request = b'{"task_index":%d' % task_index
+        if lazy_entry:
+            request += b',"entry":false'
         if isinstance(seed, int) and not isinstance(seed, bool) and -(2**63) <= seed < 2**63:
-            request["seed"] = seed
-        handle, start = _native.env_reset(self.handle, request)
-        return Episode(handle, os.getpid()), start
+            request += b',"seed":%d' % seed
+        handle, start = _native.env_reset(self.handle, request + b"}")
+        return Episode(handle, _this_pid), start
 
     def _advance(self, state: State, action: Action) -> dict[str, Any]:
         """One step of the Go episode behind ``state``, as the library's JSON."""
@@ -362,14 +447,18 @@ class NativeEnvironment:
         if "task_index" not in options:
             raise ValueError("options must contain 'task_index'")
         i = self.check_index(options["task_index"])
-        episode, start = self._start(i, seed)
+        lazy_entry = type(self)._make_hidden is NativeEnvironment._make_hidden
+        episode, start = self._start(i, seed, True) if lazy_entry else self._start(i, seed)
         hidden = start["hidden"]
-        state = State(
-            observation=observation_from(start["observation"]),
-            hidden=self._make_hidden(i, hidden["expected_answer"], hidden["entry"], episode),
-            metadata=StateMetadata(step=0, episode_id=options.get("episode_id") or str(uuid.uuid4()),
-                                   info={"task_index": i}),
-        )
+        observation = observation_from(start["observation"])
+        if episode is not None and start.get("told"):
+            episode.told = (observation, start["told"])
+        if start.get("entry_later"):  # NativeHidden fetches the entry when it is read
+            made = _build_hidden(i, hidden["expected_answer"], self._config["name"], self, episode)
+        else:
+            made = self._make_hidden(i, hidden["expected_answer"], hidden["entry"], episode)
+        state = _build_state(observation, made,
+                             _build_metadata(0, options.get("episode_id") or _uuid4(), False, {"task_index": i}))
         return state, start["info"]
 
     def _go_step(self, state: State, action: Action) -> SignalBundle:
@@ -381,7 +470,69 @@ class NativeEnvironment:
         Single-turn tasks end after one step and their step is pure: taking
         it again from the same state gives the same result.
         """
-        r = self._advance(state, action)
+        if type(self)._advance is NativeEnvironment._advance:
+            episode = getattr(state.hidden, "episode", None)
+            if episode is not None and episode.alive:
+                text = action.text
+                if text is None:
+                    return self._step_told(state, action, episode, None)
+                if type(text) is str:
+                    try:
+                        encoded = text.encode()
+                    except UnicodeEncodeError:  # lone surrogates: the JSON request carries them as escapes
+                        pass
+                    else:
+                        return self._step_told(state, action, episode, encoded)
+        return self._step_reply(state, action, self._advance(state, action))
+
+    def _step_told(self, state: State, action: Action, episode: Episode, text: bytes | None) -> StepResult:
+        """``step`` through ``llenvs_episode_step_told``: only the new part of the observation crosses."""
+        calls = None
+        if action.tool_calls:
+            calls = json.dumps([{"id": c.id, "name": c.name, "arguments": dict(c.arguments)}
+                                for c in action.tool_calls]).encode("utf-8", "surrogatepass")
+        told = episode.told
+        md = state.metadata
+        head, encoded = _native.episode_step_told(episode.handle, md.step, 0 if told is None else told[1], text,
+                                                  calls)
+        bits, version, keep, prompt, new, tool_results, tools, task, st, sigs, extracted, resolved = head[:12]
+        if bits & _native.TOLD_DETAILS_LATER:
+            details = _native.StepDetails(b"", self, head[12])
+        else:
+            details = _native.StepDetails(encoded)
+        if bits & _native.TOLD_OBSERVATION:
+            if keep:
+                prev = told[0]  # type: ignore[index]  # keep > 0 only against the version told
+                messages = prev.messages[:keep] + tuple(new)
+            else:
+                prev, messages = None, tuple(new)
+            obs = _build_observation(
+                prompt, messages, _tool_results(tool_results) if tool_results else (),
+                prev.available_tools if bits & _native.TOLD_SAME_TOOLS else _tools(tools),  # type: ignore[union-attr]
+                prev.task if bits & _native.TOLD_SAME_TASK else _content(task),  # type: ignore[union-attr]
+                prev.state if bits & _native.TOLD_SAME_STATE else _content(st))  # type: ignore[union-attr]
+            episode.told = (obs, version)
+        else:
+            obs = state.observation
+        terminated, truncated = bool(bits & _native.TOLD_TERMINATED), bool(bits & _native.TOLD_TRUNCATED)
+        done = terminated or truncated
+        next_state = _build_state(obs, state.hidden, _build_metadata(md.step + 1, md.episode_id, done,
+                                                                     {**md.info, "response": action.text}))
+        # info and the signals' metadata stay encoded until read (StepResult.info, Signal.metadata).
+        types = _REWARD_TYPES
+        signals = tuple(_build_signal(n, types[t], r, f, w, details, k) for k, (n, t, r, f, w) in enumerate(sigs))
+        if self._python_rewards:
+            signals += tuple(f.compute(state, action, next_state) for f in self._python_rewards)
+        if done:
+            episode.close()
+        return _build_step(next_state, _build_bundle(signals), terminated, truncated, extracted, resolved, details)
+
+    def _details(self, recipe: str) -> list[Any]:
+        """The info and signal metadata of a told step whose reply left them out (``LLENVS_TOLD_DETAILS_LATER``)."""
+        return _native.env_details(self.handle, recipe.encode())
+
+    def _step_reply(self, state: State, action: Action, r: dict[str, Any]) -> StepResult:
+        """The StepResult of a step reply in the JSON form of ``llenvs_episode_step``."""
         obs = r["observation"]
         md = state.metadata
         done = bool(r["terminated"] or r["truncated"])

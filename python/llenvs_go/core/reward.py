@@ -68,6 +68,31 @@ class Signal:
         if not isinstance(self.reward_type, RewardType):
             object.__setattr__(self, "reward_type", RewardType.from_name(self.reward_type))
 
+    def __getattr__(self, name: str) -> Any:
+        # Only reached when ``metadata`` is not built yet: a signal of a step served by
+        # Go keeps it encoded until it is first read.
+        if name == "metadata":
+            d = self.__dict__
+            source = d.get("_metadata_source")
+            if source is not None:
+                d["metadata"] = meta = source.get()[1][d["_metadata_index"]]
+                d.pop("_metadata_source", None)
+                d.pop("_metadata_index", None)
+                return meta
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"name": self.name, "reward_type": self.reward_type, "reward": self.reward,
+                "feedback": self.feedback, "metadata": self.metadata, "weight": self.weight}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+
+
+# Every instance holds its metadata (``__init__`` sets it); without the class-level
+# default, a signal whose metadata is still encoded reaches ``Signal.__getattr__``.
+del Signal.metadata
+
 
 @dataclass(frozen=True)
 class SignalBundle:
@@ -85,7 +110,12 @@ class SignalBundle:
     @property
     def total(self) -> float:
         """The sum of ``reward * weight`` over the numeric signals; 0.0 when there are none."""
-        return float(sum(s.reward * s.weight for s in self.signals if s.reward is not None))
+        total = 0.0  # a plain loop: this is read for every step of every trajectory
+        for s in self.signals:
+            r = s.reward
+            if r is not None:
+                total += r * s.weight
+        return float(total)
 
     def by_name(self, name: str) -> Signal | None:
         """The first signal named ``name``, or None."""

@@ -19,8 +19,10 @@ import operator
 import struct
 import threading
 import warnings
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import repeat
 from typing import Any, overload
 
 from llenvs_go import _native
@@ -31,7 +33,7 @@ from llenvs_go.core.reward import as_bundle
 from llenvs_go.core.state import Action
 from llenvs_go.integrations._environments import require_environment, scores_natively
 
-_single = threading.local()  # per-thread scratch arrays of score(), by signal count
+_single = threading.local()  # per-thread result slots of score() and total(), by signal count
 
 
 class ScoringFailureWarning(RuntimeWarning):
@@ -54,34 +56,60 @@ class ScoringResult:
             batch it is built the first time it is read.
     """
 
+    # Slots: a result of a batch is made by setting five slots, with no
+    # per-object dict; an unread metadata is _source._metadata_of(_index).
+    __slots__ = ("total", "signals", "extracted_answer", "metadata", "_source", "_index")
+
     total: float
     signals: dict[str, float | None]
     extracted_answer: str | None
     metadata: dict[str, Any]
 
     def __getattr__(self, name: str) -> Any:
-        # Only reached when "metadata" is not built yet (a lazy result).
+        # Only reached when a slot is unset: "metadata" of a lazy result.
         if name == "metadata":
-            d = self.__dict__
-            source = d.get("_metadata_source")
+            try:
+                source = _get_source(self)
+            except AttributeError:
+                source = None
             if source is not None:
-                columns, i = source
-                d["metadata"] = m = columns.metadata(i)
-                d.pop("_metadata_source", None)
+                m = source._metadata_of(_get_index(self))
+                _set_metadata(self, m)
+                _del_source(self)  # the columns are no longer needed by this result
                 return m
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
-    def __getstate__(self) -> dict[str, Any]:
-        return {"total": self.total, "signals": self.signals, "extracted_answer": self.extracted_answer,
-                "metadata": self.metadata}
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (ScoringResult, (self.total, self.signals, self.extracted_answer, self.metadata))
 
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state)
+
+_set_total = ScoringResult.total.__set__  # type: ignore[attr-defined]
+_set_signals = ScoringResult.signals.__set__  # type: ignore[attr-defined]
+_set_answer = ScoringResult.extracted_answer.__set__  # type: ignore[attr-defined]
+_set_metadata = ScoringResult.metadata.__set__  # type: ignore[attr-defined]
+_get_source = ScoringResult._source.__get__  # type: ignore[attr-defined]
+_set_source = ScoringResult._source.__set__  # type: ignore[attr-defined]
+_del_source = ScoringResult._source.__delete__  # type: ignore[attr-defined]
+_get_index = ScoringResult._index.__get__  # type: ignore[attr-defined]
+_set_index = ScoringResult._index.__set__  # type: ignore[attr-defined]
+
+
+def _lazy_result(total: float, signals: dict[str, float | None], answer: str | None, source: Any,
+                 index: int) -> ScoringResult:
+    """A result whose metadata is ``source._metadata_of(index)``, built when first read."""
+    r = _new(ScoringResult)
+    _set_total(r, total)
+    _set_signals(r, signals)
+    _set_answer(r, answer)
+    _set_source(r, source)
+    _set_index(r, index)
+    return r
 
 
 _new = object.__new__
-_set = object.__setattr__
 _loads = json.loads
+_getitem = operator.getitem
+_consume = deque(maxlen=0).extend  # runs a map for its effects
 
 # Sections of the rich scoring buffer, in the order of capi/scored.go.
 (_ANSWER_KIND, _ANSWER_START, _ANSWER_END, _ANSWER_DATA, _META_OFFSETS, _META_DATA, _EXPECTED_INDEX,
@@ -101,7 +129,7 @@ class _Columns:
     """
 
     __slots__ = ("data", "head", "texts", "names", "indices", "backend", "fallback_expected", "_errors",
-                 "_expected", "_extractions")
+                 "_expected", "_extractions", "_metas", "_read_one")
 
     def __init__(self, data: bytes, texts: Sequence[str], names: list[str], indices: list[int], backend: str,
                  fallback_expected: Callable[[int], str | None] | None = None):
@@ -115,27 +143,53 @@ class _Columns:
         self._errors: dict[int, str] | None = None
         self._expected: dict[int, str] | None = None
         self._extractions: list[Any] | None = None
+        self._metas: list[dict[str, Any]] | None = None
+        self._read_one = False
 
-    def metadata(self, i: int) -> dict[str, Any]:
-        """Item i's metadata: per signal, and the backend; the error when it failed."""
-        answer = self.answer(i, self.texts[i])
-        extraction = self.extraction(i)
+    def _metadata_of(self, i: int) -> dict[str, Any]:
+        """Item i's metadata: per signal, and the backend; the error when it failed.
+
+        The first read builds only item i's; the next builds every item's at
+        once (a loop over the columns, with no per-item lookups in the buffer).
+        """
+        metas = self._metas
+        if metas is None:
+            if not self._read_one:
+                self._read_one = True
+                m = self._metadata(self.answer(i, self.texts[i]), self.extraction(i), self.indices[i])
+                error = self.errors().get(i)
+                if error is not None:
+                    m["error"] = error
+                return m
+            metas = self._metas = self._all_metadata()
+        return metas[i]
+
+    def _all_metadata(self) -> list[dict[str, Any]]:
+        data, head = self.data, self.head
+        if self._extractions is None:
+            base = head[1 + 2 * _META_DATA]
+            self._extractions = _loads(data[base: base + head[2 + 2 * _META_DATA]])
+        make = self._metadata
+        out = [make(a, x, t) for a, x, t in zip(self.answers(self.texts), self._extractions, self.indices,
+                                                   strict=True)]
+        for i, error in self.errors().items():
+            out[i]["error"] = error
+        return out
+
+    def _metadata(self, answer: str | None, extraction: Any, task_index: int) -> dict[str, Any]:
         metadata: dict[str, Any] = {}
         for name in self.names:
             if name == "correctness":
                 if answer is None:
                     metadata[name] = {"extracted": None, "extraction": extraction}
                 else:
-                    expected = self.expected(self.indices[i])
+                    expected = self.expected(task_index)
                     if expected is None and self.fallback_expected is not None:
-                        expected = self.fallback_expected(self.indices[i])
+                        expected = self.fallback_expected(task_index)
                     metadata[name] = {"extracted": answer, "expected": expected, "extraction": extraction}
             else:
                 metadata[name] = {"extraction": extraction}
         metadata["backend"] = self.backend
-        error = self.errors().get(i)
-        if error is not None:
-            metadata["error"] = error
         return metadata
 
     def answer(self, i: int, text: str) -> str | None:
@@ -153,26 +207,23 @@ class _Columns:
         return data[base + a: base + b].decode("utf-8", "surrogatepass")
 
     def answers(self, texts: Sequence[str]) -> list[str | None]:
-        """Every item's extracted answer, decoded in one pass."""
+        """Every item's extracted answer: the spans sliced from their strs in one pass over the batch."""
         data, head = self.data, self.head
         n = len(texts)
         kinds = data[head[1 + 2 * _ANSWER_KIND]: head[1 + 2 * _ANSWER_KIND] + n]
         starts = struct.unpack_from(f"<{n}q", data, head[1 + 2 * _ANSWER_START])
         ends = struct.unpack_from(f"<{n}q", data, head[1 + 2 * _ANSWER_END])
-        base = head[1 + 2 * _ANSWER_DATA]
-        out: list[str | None] = []
-        append = out.append
-        for i, k in enumerate(kinds):
-            if k == 0:
-                append(None)
-            elif k == _ANSWER_SPAN:
-                t = texts[i]
-                if t.isascii():
-                    append(t[starts[i]: ends[i]])
-                else:
-                    append(t.encode("utf-8", "surrogatepass")[starts[i]: ends[i]].decode("utf-8", "surrogatepass"))
-            else:
-                append(data[base + starts[i]: base + ends[i]].decode("utf-8", "surrogatepass"))
+        # Spans are byte offsets, which are str offsets in an ASCII str (an O(1) test).
+        out: list[str | None] = list(map(_getitem, texts, map(slice, starts, ends)))
+        if kinds.count(_ANSWER_SPAN) != n:
+            base = head[1 + 2 * _ANSWER_DATA]
+            for i in [i for i, k in enumerate(kinds) if k != _ANSWER_SPAN]:
+                out[i] = None if kinds[i] == 0 else data[base + starts[i]: base + ends[i]].decode("utf-8",
+                                                                                              "surrogatepass")
+        if not all(map(str.isascii, texts)):
+            for i, t in enumerate(texts):
+                if kinds[i] == _ANSWER_SPAN and not t.isascii():
+                    out[i] = t.encode("utf-8", "surrogatepass")[starts[i]: ends[i]].decode("utf-8", "surrogatepass")
         return out
 
     def extraction(self, i: int) -> Any:
@@ -208,48 +259,41 @@ class _Columns:
 
 
 class _OneCall:
-    """One thread's arrays for scoring one item through the GIL-holding call, with their addresses."""
+    """One thread's result slots for ``llenvs_score_one`` (k signals), as doubles and as int64s."""
 
-    __slots__ = ("idx", "totals", "values", "flags", "spans", "out", "out_len", "idx_p", "totals_p", "values_p",
-                 "flags_p", "spans_p", "out_p", "out_len_p")
+    __slots__ = ("doubles", "words", "address")
 
     def __init__(self, k: int):
-        self.idx = (ctypes.c_int64 * 1)()
-        self.totals = (ctypes.c_double * 1)()
-        self.values = (ctypes.c_double * max(k, 1))()
-        self.flags = (ctypes.c_uint8 * 1)()
-        self.spans = (ctypes.c_int64 * 2)()
-        self.out = ctypes.c_void_p()
-        self.out_len = ctypes.c_size_t()
-        addr = ctypes.addressof
-        self.idx_p, self.totals_p, self.values_p = addr(self.idx), addr(self.totals), addr(self.values)
-        self.flags_p, self.spans_p = addr(self.flags), addr(self.spans)
-        self.out_p, self.out_len_p = addr(self.out), addr(self.out_len)
+        self.doubles = (ctypes.c_double * (6 + max(k, 1)))()
+        self.words = (ctypes.c_int64 * 6).from_buffer(self.doubles)
+        self.address = ctypes.addressof(self.doubles)
 
     def take(self) -> bytes:
-        """The library's result buffer, copied and freed."""
-        p = self.out.value
+        """The library's error buffer, copied and freed."""
+        words = self.words
+        p = words[4]
         if not p:
             return b""
         try:
-            return ffi.unpack(ffi.cast("char *", p), self.out_len.value)
+            return ffi.unpack(ffi.cast("char *", p), words[5])
         finally:
             _native.lib().llenvs_free(ffi.cast("void *", p))
-            self.out.value = None
+            words[4] = 0
 
 
-class _OneItem:
-    """The metadata source of a result of ``Scorer.score``: the item scored again, with its columns, when read."""
+def _one_call(k: int) -> _OneCall:
+    """This thread's result slots for one item with k signals (made once per thread)."""
+    try:
+        return _single.calls[k]
+    except AttributeError:
+        _single.calls = {}
+    except KeyError:
+        pass
+    c = _single.calls[k] = _OneCall(k)
+    return c
 
-    __slots__ = ("scorer", "task_index", "response")
 
-    def __init__(self, scorer: Scorer, task_index: int, response: str):
-        self.scorer = scorer
-        self.task_index = task_index
-        self.response = response
-
-    def metadata(self, i: int) -> dict[str, Any]:
-        return self.scorer._run((self.task_index,), (self.response,), rich=True)[0].metadata
+_I64_MIN, _I64_MAX = -(2**63), 2**63 - 1
 
 
 class ScoringResults(Sequence[ScoringResult]):
@@ -263,14 +307,15 @@ class ScoringResults(Sequence[ScoringResult]):
     reason (such items have total 0.0 and ``metadata["error"]``).
     """
 
-    __slots__ = ("_totals", "_values", "_names", "_columns", "_cache", "_errors")
+    __slots__ = ("_totals", "_values", "_names", "_columns", "_items", "_some", "_errors")
 
     def __init__(self, totals: list[float], values: list[float], names: list[str], columns: _Columns | None):
         self._totals = totals
         self._values = values
         self._names = names
         self._columns = columns
-        self._cache: dict[int, ScoringResult] = {}
+        self._items: list[ScoringResult] | None = None  # every result, once iterated
+        self._some: dict[int, ScoringResult] = {}  # results read one by one before that
         self._errors: dict[int, str] | None = None
 
     @property
@@ -284,7 +329,7 @@ class ScoringResults(Sequence[ScoringResult]):
     def of(cls, results: Sequence[ScoringResult]) -> ScoringResults:
         """Results already built, as a ``ScoringResults``."""
         out = cls([float(r.total) for r in results], [], [], None)
-        out._cache.update(enumerate(results))
+        out._items = list(results)
         out._errors = {i: r.metadata["error"] for i, r in enumerate(results) if "error" in r.metadata}
         return out
 
@@ -310,48 +355,50 @@ class ScoringResults(Sequence[ScoringResult]):
             i += n
         if not 0 <= i < n:
             raise IndexError(f"result index {i} out of range for {n} results")
-        r = self._cache.get(i)
+        if self._items is not None:
+            return self._items[i]
+        r = self._some.get(i)
         if r is None:
-            r = self._cache[i] = self._build(i)
+            r = self._some[i] = self._build(i)
         return r
 
     def __iter__(self) -> Iterator[ScoringResult]:
-        n = len(self._totals)
-        if len(self._cache) < n:
-            self._build_all()
-        cache = self._cache
-        return (cache[i] for i in range(n))
+        if self._items is None:
+            self._items = self._build_all()
+        return iter(self._items)
 
-    def _build_all(self) -> None:
-        # Every result at once: the answers decoded in one pass, no call per item.
+    def _build_all(self) -> list[ScoringResult]:
+        # Every result at once, each field set by a map over its column: no Python code per item
+        # but the signals dict.
+        if not self._totals:
+            return []  # an empty batch has no columns
         columns = self._columns
         assert columns is not None
-        answers = columns.answers(columns.texts)
-        names, totals, values, cache = self._names, self._totals, self._values, self._cache
+        n = len(self._totals)
+        names, values = self._names, self._values
         k = len(names)
+        if k == 1:
+            name = names[0]
+            signals = [{name: v} for v in values]
+        else:
+            signals = [dict(zip(names, values[i * k: (i + 1) * k], strict=True)) for i in range(n)]
         paused = gc.isenabled()  # the results are acyclic: nothing for the collector to find
         if paused:
             gc.disable()
         try:
-            self._fill(cache, columns, answers, names, totals, values, k)
+            items = list(map(_new, repeat(ScoringResult, n)))
+            _consume(map(_set_total, items, self._totals))
+            _consume(map(_set_signals, items, signals))
+            _consume(map(_set_answer, items, columns.answers(columns.texts)))
+            _consume(map(_set_source, items, repeat(columns, n)))
+            _consume(map(_set_index, items, range(n)))
         finally:
             if paused:
                 gc.enable()
-
-    @staticmethod
-    def _fill(cache: dict[int, ScoringResult], columns: _Columns, answers: list[str | None], names: list[str],
-              totals: list[float], values: list[float], k: int) -> None:
-        for i in range(len(totals)):
-            if i in cache:
-                continue
-            if k == 1:
-                signals = {names[0]: values[i]}
-            else:
-                signals = dict(zip(names, values[i * k: (i + 1) * k], strict=True))
-            r = _new(ScoringResult)
-            _set(r, "__dict__", {"total": totals[i], "signals": signals, "extracted_answer": answers[i],
-                                 "_metadata_source": (columns, i)})
-            cache[i] = r
+        for i, r in self._some.items():  # keep the results already handed out
+            items[i] = r
+        self._some = {}
+        return items
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Sequence):
@@ -377,10 +424,7 @@ class ScoringResults(Sequence[ScoringResult]):
             signals = dict(zip(names, self._values[i * k: (i + 1) * k], strict=True))
         columns = self._columns
         assert columns is not None
-        r = _new(ScoringResult)
-        _set(r, "__dict__", {"total": self._totals[i], "signals": signals,
-                             "extracted_answer": columns.answer(i, columns.texts[i]), "_metadata_source": (columns, i)})
-        return r
+        return _lazy_result(self._totals[i], signals, columns.answer(i, columns.texts[i]), columns, i)
 
 
 class Scorer:
@@ -409,6 +453,7 @@ class Scorer:
         self.environment = environment
         self._names_cache: list[str] | None = None
         self._native_path: bool | None = None
+        self._one: tuple[Any, int, list[str]] | None = None
 
     @property
     def _native(self) -> bool:
@@ -450,94 +495,85 @@ class Scorer:
         For an environment scored in Python, what its ``reset`` or ``step``
         raises propagates (an out-of-range index, a bug in a reward function).
         """
-        if not self._native:
-            return self._score_python(task_index, response)
-        env = self.environment
-        if type(response) is not str or env.backend != "native":
-            if isinstance(response, (bytes, bytearray)):
-                raise TypeError(f"response must be a str, got {type(response).__name__}")
-            return self._run((task_index,), (response,), rich=True)[0]
-        names = self._names
-        c = self._call_one(task_index, response, spans=True)
+        one = self._one or self._one_path()
+        if one is None or type(response) is not str or type(task_index) is not int:
+            return self._score_general(task_index, response)
+        c = self._call_one(one, task_index, response)
         if c is None:  # not encodable as UTF-8: the batch path handles it
             return self._run((task_index,), (response,), rich=True)[0]
-        flags, spans, totals, values, idx = c.flags, c.spans, c.totals, c.values, c.idx
-        texts = (response,)
-        f = flags[0]
+        words = c.words
+        f = words[1]
         if f & _native.ITEM_FOUND:
             if not f & _native.ITEM_SPAN:  # a cleaner changed the answer: it comes as bytes
-                return self._run((task_index,), texts, rich=True)[0]
-            a, b = spans[0], spans[1]
+                return self._run((task_index,), (response,), rich=True)[0]
+            a, b = words[2], words[3]
             answer = response[a:b] if response.isascii() else \
                 response.encode("utf-8", "surrogatepass")[a:b].decode("utf-8", "surrogatepass")
         else:
             answer = None
-        signals = {names[0]: values[0]} if len(names) == 1 else {n: values[j] for j, n in enumerate(names)}
+        d = c.doubles
+        names = one[2]
+        signals = {names[0]: d[6]} if len(names) == 1 else {n: d[6 + j] for j, n in enumerate(names)}
         r = _new(ScoringResult)
-        _set(r, "__dict__", {"total": totals[0], "signals": signals, "extracted_answer": answer,
-                             "_metadata_source": (_OneItem(self, idx[0], response), 0)})
+        _set_total(r, d[0])
+        _set_signals(r, signals)
+        _set_answer(r, answer)
+        _set_source(r, self)
+        _set_index(r, (task_index, response))
         return r
+
+    def _metadata_of(self, item: tuple[int, str]) -> dict[str, Any]:
+        # The metadata of a result of score(): the item scored again, with its columns.
+        return self._run(item[:1], item[1:], rich=True)[0].metadata
+
+    def _score_general(self, task_index: int, response: str) -> ScoringResult:
+        if not self._native:
+            return self._score_python(task_index, response)
+        if isinstance(response, (bytes, bytearray)):
+            raise TypeError(f"response must be a str, got {type(response).__name__}")
+        return self._run((task_index,), (response,), rich=True)[0]
 
     def total(self, task_index: int, response: str) -> float:
         """The total reward of one response: the cheapest single-item path (a reward function
         called once per sample). A response that cannot be scored gets 0.0 and a
         :class:`ScoringFailureWarning`."""
-        env = self.environment
-        if not self._native or type(response) is not str or env.backend != "native":
-            return self.score(task_index, response).total
-        c = self._call_one(task_index, response, spans=False)
+        one = self._one or self._one_path()
+        if one is None or type(response) is not str or type(task_index) is not int:
+            return self._score_general(task_index, response).total
+        c = self._call_one(one, task_index, response)
         if c is None:  # not encodable as UTF-8: the batch path handles it
             return self._run((task_index,), (response,), rich=False)._totals[0]
-        flags, totals = c.flags, c.totals
-        if flags[0] & _native.ITEM_ERROR:
+        if c.words[1] & _native.ITEM_ERROR:
             warnings.warn(ScoringFailureWarning(f"the response to task {task_index} could not be scored and got 0.0; "
                                                 "Scorer.score reports why in metadata['error']"), stacklevel=2)
-        return totals[0]
+        return c.doubles[0]
 
-    def _call_one(self, task_index: int, response: str, spans: bool) -> _OneCall | None:
-        """Score one response into this thread's arrays (GIL held); None when it is not UTF-8-encodable."""
-        c = self._one(len(self._names))
-        if isinstance(task_index, bool):
-            raise TypeError("task_index must be an int, got bool")
-        try:
-            i = operator.index(task_index)
-        except TypeError:
-            raise self._index_error((task_index,)) from None
-        if not -(2**63) <= i < 2**63:  # ctypes would wrap it silently
+    def _one_path(self) -> tuple[Any, int, list[str]] | None:
+        # (the GIL-holding one-item call, the environment's handle, the signal names) when
+        # one item can be scored through it: a Go-backed environment whose signals are all Go's.
+        if not self._native or self.environment.backend != "native":
+            return None
+        self._one = (_native.score_one_fn(), self.environment.handle, self._names)
+        return self._one
+
+    def _call_one(self, one: tuple[Any, int, list[str]], task_index: int, response: str) -> _OneCall | None:
+        """Score one response into this thread's slots (GIL held); None when it is not UTF-8-encodable."""
+        if not _I64_MIN <= task_index <= _I64_MAX:  # ctypes would wrap it silently
             raise self._index_error((task_index,))
-        c.idx[0] = i
-        rc = _native.score_one_fn()(self.environment.handle, c.idx_p, (response,), 1, c.totals_p, c.values_p,
-                                    c.flags_p, c.spans_p if spans else None, 0, c.out_p, c.out_len_p)
+        fn, handle, names = one
+        c = _one_call(len(names))
+        rc = fn(handle, task_index, response, c.address)
         if rc != _native.OK:
             data = c.take()
+            if rc == _native.ERR_HANDLE:  # the environment was closed and made again: use its new handle
+                self._one = None
+                fresh = self._one_path()
+                if fresh is not None and fresh[1] != handle:
+                    return self._call_one(fresh, task_index, response)
             if rc == _native.ERR_ENCODING:
                 return None
             _native.raise_for(rc, data)
         return c
-
-    @staticmethod
-    def _one(k: int) -> _OneCall:
-        # This thread's ctypes arrays for one item with k signals.
-        calls = getattr(_single, "one", None)
-        if calls is None:
-            calls = _single.one = {}
-        c = calls.get(k)
-        if c is None:
-            c = calls[k] = _OneCall(k)
-        return c
-
-    @staticmethod
-    def _scratch(k: int) -> tuple[Any, ...]:
-        # This thread's arrays for one item with k signals: no allocation per call.
-        scratch = getattr(_single, "arrays", None)
-        if scratch is None:
-            scratch = _single.arrays = {}
-        arrays = scratch.get(k)
-        if arrays is None:
-            arrays = scratch[k] = (ffi.new("int64_t[1]"), ffi.new("double[1]"), ffi.new("double[]", k),
-                                   ffi.new("uint8_t[1]"), ffi.new("int64_t[2]"), ffi.new("char **"),
-                                   ffi.new("size_t *"))
-        return arrays
 
     def score_batch(self, task_indices: Sequence[int], responses: Sequence[str]) -> ScoringResults:
         """Score ``responses[i]`` against task ``task_indices[i]`` for every i (in one call into Go when
@@ -601,23 +637,15 @@ class Scorer:
         if len(task_indices) != n:
             raise ValueError(f"task_indices and responses must have the same length, got {len(task_indices)} and {n}")
         names = self._names
-        if n == 1:
-            idx, totals, values, flags, _, _, _ = self._scratch(len(names))
-            t = task_indices[0]
-            if isinstance(t, bool):
-                raise TypeError("task_indices[0] must be an int, got bool")
-            try:
-                idx[0] = t
-            except (TypeError, OverflowError):
-                raise self._index_error(task_indices) from None
-        else:
-            try:
-                idx = ffi.new("int64_t[]", task_indices)
-            except (TypeError, OverflowError):
-                raise self._index_error(task_indices) from None
-            totals = ffi.new("double[]", n)
-            values = ffi.new("double[]", n * len(names))
-            flags = ffi.new("uint8_t[]", n)
+        if n == 1 and isinstance(task_indices[0], bool):
+            raise TypeError("task_indices[0] must be an int, got bool")
+        try:
+            idx = ffi.new("int64_t[]", task_indices)
+        except (TypeError, OverflowError):
+            raise self._index_error(task_indices) from None
+        totals = ffi.new("double[]", n)
+        values = ffi.new("double[]", n * len(names))
+        flags = ffi.new("uint8_t[]", n)
         env = self.environment
         python_backend = env.backend == "python"
         data = self._call(idx, texts, totals, values, flags, rich or python_backend)
@@ -695,6 +723,7 @@ def _rebuild_scorer(environment: Any) -> Scorer:
     scorer.environment = environment
     scorer._names_cache = None
     scorer._native_path = None
+    scorer._one = None
     return scorer
 
 

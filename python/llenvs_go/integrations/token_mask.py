@@ -22,6 +22,7 @@ from typing import Any, Literal
 
 from llenvs_go import _native
 from llenvs_go._native import ffi
+from llenvs_go.core._build import builder, gc_paused
 from llenvs_go.core.state import Action, State
 from llenvs_go.core.tools import ToolCall, ToolResult
 from llenvs_go.core.trajectory import Trajectory, Transition
@@ -56,6 +57,8 @@ class MaskedTrajectory:
             that step, 0.0 elsewhere.
         response_logprobs: per response token, the carried logprob of a model token and 0.0 elsewhere;
             None when no action carried logprobs.
+
+    The ``spans`` of a result of :meth:`TrajectoryMasker.mask_batch` are built when first read.
     """
 
     prompt_ids: tuple[int, ...]
@@ -67,6 +70,24 @@ class MaskedTrajectory:
     truncated: bool = False
     token_rewards: tuple[float, ...] = ()
     response_logprobs: tuple[float, ...] | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        # Only reached when ``spans`` is not built yet: mask_batch builds them when first read.
+        if name == "spans":
+            d = self.__dict__
+            source = d.get("_spans_source")
+            if source is not None:
+                d["spans"] = spans = source.spans(d["_spans_at"], self.response_ids, self.truncated)
+                d.pop("_spans_source", None)
+                d.pop("_spans_at", None)
+                return spans
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {f: getattr(self, f) for f in _MASKED_FIELDS}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
 
     def to_dict(self) -> dict[str, Any]:
         """The tensors as lists: ``prompt_ids``, ``response_ids``, ``response_mask``, ``rewards``,
@@ -81,6 +102,34 @@ class MaskedTrajectory:
             "token_rewards": list(self.token_rewards),
             "response_logprobs": None if self.response_logprobs is None else list(self.response_logprobs),
         }
+
+
+_MASKED_FIELDS = ("prompt_ids", "response_ids", "response_mask", "spans", "rewards", "num_turns", "truncated",
+                  "token_rewards", "response_logprobs")
+
+
+class _SpanSource:
+    """What the spans of a batch's trajectories are built from, when first read: the fragments' texts and
+    the span records of the Go core's packed result (no reference to the trajectories themselves)."""
+
+    __slots__ = ("texts", "records", "decode")
+
+    def __init__(self, texts: list[str], records: list[int], decode: Any):
+        self.texts = texts
+        self.records = records  # (start, end, source, step, fragment) per span, flat
+        self.decode = decode
+
+    def spans(self, at: tuple[int, int], response: tuple[int, ...], truncated: bool) -> tuple[TokenSpan, ...]:
+        """The spans of records ``at[0] .. at[1]`` over ``response``."""
+        recs, texts, sources, build = self.records, self.texts, _SOURCES, _build_span
+        with gc_paused():  # tuples of ints and spans: no collection pass can free any of them
+            out = [build(texts[recs[5 * k + 4]], response[recs[5 * k]:recs[5 * k + 1]], sources[recs[5 * k + 2]],
+                         recs[5 * k + 3])
+                   for k in range(at[0], at[1])]
+        if truncated and self.decode is not None and out:  # the last span may be cut at max_length
+            cut = out[-1]
+            out[-1] = build(self.decode(list(cut.token_ids)), cut.token_ids, cut.source, cut.step_index)
+        return tuple(out)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -175,13 +224,14 @@ class _Fragments:
         self.carried_texts: list[str] = []
         self.carried_ids: list[Sequence[int]] = []
         self.carried_logprobs: list[Sequence[float] | None] = []
-        self._index: dict[tuple[str, bool], int] = {}
+        self._index: dict[str, int] = {}  # text -> fragment, one table per value of special
+        self._special_index: dict[str, int] = {}
 
     def text(self, text: str, special: bool = False) -> int:
-        key = (text, special)
-        i = self._index.get(key)
+        index = self._special_index if special else self._index
+        i = index.get(text)
         if i is None:
-            i = self._index[key] = len(self.texts)
+            i = index[text] = len(self.texts)
             self.texts.append(text)
             self.special.append(special)
         return i
@@ -476,15 +526,20 @@ class TrajectoryMasker:
 
     def _unpack(self, buf: bytes, fr: _Fragments, rewards: list[list[float]]) -> list[MaskedTrajectory]:
         """MaskedTrajectories from the packed buffer of the Go core (layout: masking.Packed)."""
+        with gc_paused():  # millions of acyclic tuples: no collection pass can free any of them
+            return self._unpack_all(buf, fr, rewards)
+
+    def _unpack_all(self, buf: bytes, fr: _Fragments, rewards: list[list[float]]) -> list[MaskedTrajectory]:
         n = len(rewards)
         mv = memoryview(buf)
         hdr = mv[8:8 + 32 * (n + 1)].cast("q").tolist()
         po, ro, so, to = hdr[0:n + 1], hdr[n + 1:2 * n + 2], hdr[2 * n + 2:3 * n + 3], hdr[3 * n + 3:]
         P, R, S, T = po[n], ro[n], so[n], to[n]
         off = 8 + 32 * (n + 1) + 8 * R  # token_rewards (dense) are rebuilt from reward_at
-        pids = mv[off:off + 4 * P].cast("i")
+        # Whole columns to lists at once (C loops); per trajectory only slices of them.
+        pids = mv[off:off + 4 * P].cast("i").tolist()
         off += 4 * P
-        rids = mv[off:off + 4 * R].cast("i")
+        rids = mv[off:off + 4 * R].cast("i").tolist()
         off += 4 * R
         recs = mv[off:off + 20 * S].cast("i").tolist()
         off += 20 * S
@@ -494,7 +549,12 @@ class TrajectoryMasker:
         mask = buf[off + n:off + n + R]
         decode = getattr(self.tokenizer, "decode", None)
         any_logprobs = any(lp is not None for lp in fr.carried_logprobs)
-        texts, n_texts = fr.texts, len(fr.texts)
+        all_texts = fr.texts + fr.carried_texts  # fragment f's text, carried ones numbered after the texts
+        all_logprobs = [None] * len(fr.texts) + fr.carried_logprobs if any_logprobs else None
+        # The spans are built when first read (MaskedTrajectory.spans): most training code reads only
+        # the tensors.
+        span_source = _SpanSource(all_texts, recs, decode)
+        build_masked = _build_masked
         out = []
         for i in range(n):
             r0, r1 = ro[i], ro[i + 1]
@@ -503,24 +563,25 @@ class TrajectoryMasker:
             for r, pos in zip(rewards[i], reward_at[to[i]:to[i + 1]], strict=True):
                 if pos >= 0:
                     token_rewards[pos] += r
-            spans = []
-            logprobs: list[float] | None = [0.0] * (r1 - r0) if any_logprobs else None
-            last = so[i + 1] - 1
-            for k in range(so[i], so[i + 1]):
-                start, end, source, step, frag = recs[5 * k:5 * k + 5]
-                tok = response[start:end]
-                text = texts[frag] if frag < n_texts else fr.carried_texts[frag - n_texts]
-                if k == last and trunc[i] and decode is not None:  # possibly cut at max_length
-                    text = decode(list(tok))
-                spans.append(TokenSpan(text, tok, _SOURCES[source], step))
-                lp = None if frag < n_texts else fr.carried_logprobs[frag - n_texts]
-                if logprobs is not None and lp is not None:
-                    logprobs[start:end] = [float(x) for x in lp[:end - start]]
-            out.append(MaskedTrajectory(
-                tuple(pids[po[i]:po[i + 1]]), response, tuple(mask[r0:r1]), tuple(spans), tuple(rewards[i]),
-                len(rewards[i]), bool(trunc[i]), tuple(token_rewards),
+            logprobs: list[float] | None = None
+            if all_logprobs is not None:
+                logprobs = [0.0] * (r1 - r0)
+                for k in range(so[i], so[i + 1]):
+                    start, end, frag = recs[5 * k], recs[5 * k + 1], recs[5 * k + 4]
+                    lp = all_logprobs[frag]
+                    if lp is not None:
+                        logprobs[start:end] = [float(x) for x in lp[:end - start]]
+            out.append(build_masked(
+                tuple(pids[po[i]:po[i + 1]]), response, tuple(mask[r0:r1]), span_source, (so[i], so[i + 1]),
+                tuple(rewards[i]), len(rewards[i]), bool(trunc[i]), tuple(token_rewards),
                 None if logprobs is None else tuple(logprobs)))
         return out
+
+
+_build_span = builder(TokenSpan, ("text", "token_ids", "source", "step_index"))
+_build_masked = builder(MaskedTrajectory, ("prompt_ids", "response_ids", "response_mask", "_spans_source",
+                                           "_spans_at", "rewards", "num_turns", "truncated", "token_rewards",
+                                           "response_logprobs"))
 
 
 def _tables(seg_lists: list[list[int]], rewards: list[list[float]]) -> tuple[array, array, array, array]:

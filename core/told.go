@@ -1,0 +1,160 @@
+package core
+
+// Told is a step's next observation told against the observation the caller
+// already holds, so that a long conversation is not sent again every step.
+//
+// The caller and the Run each keep the last observation told, under a
+// version number. A step that names the Run's current version gets only
+// what changed: how many of the previous messages stay (a prefix), the new
+// messages after them, and whether the task, state and available tools are
+// the same objects as before. A step naming any other version (0: none)
+// gets everything (Keep 0, no Same* flags). Either way the Run then holds
+// the new observation under a new version, returned in Version.
+type Told struct {
+	// Version names the observation after this step; 0 when the step
+	// returned no observation (the caller's stays as it was).
+	Version uint64
+	// Keep is the number of messages of the previous observation that begin
+	// the new one; New are the messages after them.
+	Keep int
+	New  []Message
+	// SameTask, SameState and SameTools say that the task, the state and
+	// the available tools are those of the previous observation.
+	SameTask, SameState, SameTools bool
+}
+
+// mirror is the last observation a Run told its caller.
+type mirror struct {
+	version uint64
+	msgs    []Message
+	task    *Content
+	state   *Content
+	tools   []ToolDefinition
+}
+
+// tell records obs as told and returns it as a Told against the
+// observation of version known.
+func (m *mirror) tell(obs *Observation, known uint64) Told {
+	if obs == nil {
+		return Told{}
+	}
+	t := Told{New: obs.Messages}
+	if known != 0 && known == m.version {
+		k := 0
+		for k < len(m.msgs) && k < len(obs.Messages) && sameMessage(&m.msgs[k], &obs.Messages[k]) {
+			k++
+		}
+		t.Keep, t.New = k, obs.Messages[k:]
+		t.SameTask = obs.Task == m.task
+		t.SameState = obs.State == m.state
+		t.SameTools = sameTools(obs.AvailableTools, m.tools)
+	}
+	m.remember(obs)
+	t.Version = m.version
+	return t
+}
+
+// remember holds a copy of obs's messages (an episode may reuse the array
+// it returned) and moves to a new version.
+func (m *mirror) remember(obs *Observation) {
+	if cap(m.msgs) < len(obs.Messages) {
+		m.msgs = make([]Message, 0, 2*len(obs.Messages)+8) // room for the turns to come
+	}
+	m.msgs = append(m.msgs[:0], obs.Messages...)
+	m.task, m.state, m.tools = obs.Task, obs.State, obs.AvailableTools
+	m.version++
+}
+
+// sameMessage compares two messages; strings compare by pointer first, so
+// unchanged history costs next to nothing. Tool calls are the same when
+// they are the same slice.
+func sameMessage(a, b *Message) bool {
+	if a.Role != b.Role || a.Content != b.Content || a.ToolCallID != b.ToolCallID || a.Name != b.Name ||
+		len(a.ToolCalls) != len(b.ToolCalls) {
+		return false
+	}
+	return len(a.ToolCalls) == 0 || &a.ToolCalls[0] == &b.ToolCalls[0]
+}
+
+func sameTools(a, b []ToolDefinition) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
+// Begin records the observation reset returned as told, version 1, for a
+// caller that keeps it.
+func (r *Run) Begin(obs *Observation) uint64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.told.remember(obs)
+	return r.told.version
+}
+
+// StepTold advances the episode as Step does and tells the next
+// observation against the one of version known (see Told).
+func (r *Run) StepTold(fromStep int, a Action, known uint64) (StepResult, Told, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.pure && fromStep != r.step {
+		return StepResult{}, Told{}, &StaleStateError{Env: r.name, Expected: r.step, Got: fromStep}
+	}
+	res, err := r.episode.Step(a)
+	if err != nil {
+		return StepResult{}, Told{}, err
+	}
+	r.step = fromStep + 1
+	return res, r.told.tell(res.Observation, known), nil
+}
+
+// Telling is a text step taken the cheap way (as Brief takes it) with what
+// a told reply needs besides: each signal's value, the extracted and
+// resolved actions, the observation after the step, and a recipe from which
+// the environment's Detailer rebuilds the step's info and signal metadata
+// when they are asked for.
+type Telling struct {
+	Brief
+	Specs     []SignalSpec
+	Values    []float64 // one per spec
+	Extracted *string
+	Resolved  *string
+	// Observation is the observation after the step; its Messages may be the
+	// episode's own array, valid until the episode's next step.
+	Observation Observation
+	Recipe      []any
+}
+
+// Teller is an episode that can take a text step as a Telling. ok is false
+// when it cannot (the caller then takes the step with Step).
+type Teller interface {
+	Tell(text string) (t Telling, ok bool, err error)
+}
+
+// Detailer is an environment that rebuilds the info and the signals'
+// metadata of a step from the recipe of its Telling.
+type Detailer interface {
+	Details(recipe []any) (info map[string]any, metadata []map[string]any, err error)
+}
+
+// TellText advances the episode with text as Step would, taken as a
+// Telling when the episode is a Teller (ok false: it is not, or cannot
+// this time, and nothing happened), tells the next observation against the
+// one of version known, and hands both to write before the episode can
+// move again: the Telling may refer to the episode's own arrays, so write
+// must not keep it.
+func (r *Run) TellText(fromStep int, text string, known uint64, write func(Telling, Told)) (ok bool, err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	teller, isTeller := r.episode.(Teller)
+	if !isTeller {
+		return false, nil
+	}
+	if !r.pure && fromStep != r.step {
+		return true, &StaleStateError{Env: r.name, Expected: r.step, Got: fromStep}
+	}
+	t, ok, err := teller.Tell(text)
+	if !ok || err != nil {
+		return ok, err
+	}
+	r.step = fromStep + 1
+	write(t, r.told.tell(&t.Observation, known))
+	return true, nil
+}
