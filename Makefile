@@ -100,12 +100,12 @@ wheel-check: wheel
 	for w in dist/*manylinux*_aarch64*.whl; do if [ -e "$$w" ]; then scripts/foreign_arch_check.sh $(TOOLS) "$$w"; fi; done
 
 # -- fuzzing --------------------------------------------------------------------
-## fuzz: every Go fuzz target for FUZZ_SECONDS (default 60) each; fuzz-short: FUZZ_SHORT_SECONDS each (part of test)
+## fuzz: every Go fuzz target for FUZZ_SECONDS (default 60) each; fuzz-short: FUZZ_SHORT_RUNS (2000x) executions each (part of test)
 FUZZ_SECONDS ?= 60
-FUZZ_SHORT_SECONDS ?= 1
+FUZZ_SHORT_RUNS ?= 2000x
 .PHONY: fuzz fuzz-short
 fuzz:
 	scripts/fuzz.sh $(FUZZ_SECONDS)
 
 fuzz-short:
-	scripts/fuzz.sh $(FUZZ_SHORT_SECONDS)
+	scripts/fuzz.sh $(FUZZ_SHORT_RUNS)

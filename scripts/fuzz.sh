@@ -4,6 +4,9 @@
 #
 #   scripts/fuzz.sh            # 60 seconds per target
 #   scripts/fuzz.sh 5          # 5 seconds per target
+#   scripts/fuzz.sh 2000x      # 2000 executions per target (what make fuzz-short runs: with a
+#                              # count, a very short run cannot end in go test's "context deadline
+#                              # exceeded", which a limit of a second or two sometimes does)
 #   scripts/fuzz.sh 30 capi    # only the targets whose package path or name contains "capi"
 #   scripts/fuzz.sh 300 FuzzEpisode
 #
@@ -14,7 +17,10 @@
 # default: GOMAXPROCS).
 set -u -o pipefail
 
-secs="${1:-60}"
+limit="${1:-60}"
+if [[ "$limit" != *x ]]; then
+	limit="${limit}s"
+fi
 filter="${2:-}"
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -42,7 +48,7 @@ for entry in "${targets[@]}"; do
 	name="${entry#* }"
 	[[ -n "$filter" && "$dir $name" != *"$filter"* ]] && continue
 	out="$log/${dir//\//_}-$name.txt"
-	go test -run '^$' -fuzz "^${name}\$" -fuzztime "${secs}s" "${workers[@]}" "$dir" >"$out" 2>&1
+	go test -run '^$' -fuzz "^${name}\$" -fuzztime "$limit" "${workers[@]}" "$dir" >"$out" 2>&1
 	rc=$?
 	execs="$(grep -o 'execs: [0-9]*' "$out" | tail -n 1 | grep -o '[0-9]*')"
 	execs="${execs:-0}"
