@@ -47,7 +47,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define LLENVS_ABI_VERSION 2
+#define LLENVS_ABI_VERSION 3
 
 #define LLENVS_OK 0
 #define LLENVS_ERR_INVALID -1

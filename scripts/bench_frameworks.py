@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import importlib.util
 import os
 import statistics
@@ -58,6 +59,7 @@ def timed(fn: Callable[[], object], repeats: int) -> list[float]:
     """Wall times of ``repeats`` calls of fn, in seconds."""
     out = []
     for _ in range(repeats):
+        gc.collect()  # every row starts from a collected heap, so a full collection lands on none by chance
         t0 = time.perf_counter()
         fn()
         out.append(time.perf_counter() - t0)

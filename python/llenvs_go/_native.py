@@ -21,11 +21,11 @@ from typing import Any
 
 from cffi import FFI
 
-ABI_VERSION = 2
+ABI_VERSION = 3
 
 # The declarations of capi/llenvs.h (tests check that the two agree).
 CDEF = """
-#define LLENVS_ABI_VERSION 2
+#define LLENVS_ABI_VERSION 3
 
 #define LLENVS_OK 0
 #define LLENVS_ERR_INVALID -1
