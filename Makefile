@@ -39,8 +39,8 @@ go-test:
 	go test -race -short ./core/... ./extract/... ./clean/... ./strictcfg/... ./pycompat/... ./envs/... ./masking/... ./bpe/...
 	$(MAKE) fuzz-verify
 
-## fuzz-verify: fuzz the math answer parser briefly (FUZZTIME=10s)
-FUZZTIME ?= 10s
+## fuzz-verify: the verifier under the race detector, and its parser fuzzed for FUZZTIME (20000 executions)
+FUZZTIME ?= 20000x
 fuzz-verify:
 	go test -race -short ./verify/...
 	go test ./verify -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME)
