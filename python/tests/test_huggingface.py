@@ -386,12 +386,18 @@ def test_verl_rows_and_shipped_compute_score_rebuild_the_environment():
     ref = rows_[0]["extra_info"]["env_reference"]
     assert json.loads(ref)["adapter"] == "huggingface"
     _references._BUILT.clear()
+    row = rows_[0]
+    # A reference may not load a dataset on its own: the user configures it.
+    with pytest.raises(_references.RefusedReferenceError, match="adapter 'huggingface' is not a procedural"):
+        verl.compute_score(row["data_source"], "<answer>1</answer>", "", row["extra_info"])
+    assert ref not in _references._BUILT
+    verl.allow_environments(env)
     for row in rows_[:4]:
         truth = row["reward_model"]["ground_truth"]
         good = verl.compute_score(row["data_source"], f"<answer>{truth}</answer>", truth, row["extra_info"])
         bad = verl.compute_score(row["data_source"], "<answer>-1234567</answer>", truth, row["extra_info"])
         assert (good, bad) == (1.0, 0.0)
-    assert ref in _references._BUILT  # rebuilt from the reference, not the object at hand
+    assert _references._ALLOWED[ref].environment is env  # the configured environment serves its rows
     own = verl.make_verl_reward_fn(env)
     assert own(row["data_source"], f"<answer>{truth}</answer>", truth, row["extra_info"]) == 1.0
 
@@ -469,7 +475,12 @@ def test_openrlhf_rows_and_shipped_reward_function():
     queries = [f"Q<answer>{t}</answer>" for t in truths]
     queries[2] = "Q<answer>wrong</answer>"
     out = openrlhf.reward_func(queries, prompts, [r["label"] for r in rows_])
+    assert [float(x) for x in out["rewards"]] == [0.0] * 5  # not configured: refused, counted
+    assert out["extra_logs"][openrlhf.REFUSED_KEY] == 5.0
+    openrlhf.allow_environments(env)
+    out = openrlhf.reward_func(queries, prompts, [r["label"] for r in rows_])
     assert [float(x) for x in out["rewards"]] == [1.0, 1.0, 0.0, 1.0, 1.0]
+    assert out["extra_logs"][openrlhf.REFUSED_KEY] == 0.0
     own = openrlhf.make_openrlhf_reward_fn(env)(queries, prompts, [r["label"] for r in rows_])
     assert [float(x) for x in own["rewards"]] == [1.0, 1.0, 0.0, 1.0, 1.0]
 

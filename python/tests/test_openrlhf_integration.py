@@ -25,6 +25,7 @@ from framework_mocks import QEnvironment, answers
 from llenvs_go.core.registry import environment_registry
 from llenvs_go.integrations.openrlhf import (
     MISMATCH_KEY,
+    REFUSED_KEY,
     UNSCORED_KEY,
     make_openrlhf_dataset,
     make_openrlhf_reward_fn,
@@ -65,7 +66,7 @@ def _values(x) -> list[float]:
 def _check_shape(out, n: int) -> None:
     assert set(out) == {"rewards", "scores", "extra_logs"}
     assert len(_values(out["rewards"])) == n and len(_values(out["scores"])) == n
-    assert set(out["extra_logs"]) == {UNSCORED_KEY, MISMATCH_KEY}
+    assert set(out["extra_logs"]) == {UNSCORED_KEY, MISMATCH_KEY, REFUSED_KEY}
     for v in out["extra_logs"].values():  # numbers only: samples_generator.py wraps them in tensors
         assert isinstance(v, float)
 
@@ -103,12 +104,13 @@ def test_returns_tensors_with_torch(env):
     # samples_generator.py (0.11.2)
     assert torch.tensor([out["rewards"]]).flatten().tolist() == [1.0]
     assert {k: torch.tensor([v]).tolist() for k, v in out["extra_logs"].items()} == {UNSCORED_KEY: [0.0],
-                                                                                      MISMATCH_KEY: [0.0]}
+                                                                                      MISMATCH_KEY: [0.0],
+                                                                                      REFUSED_KEY: [0.0]}
     assert make_openrlhf_reward_fn(env)([], [], [])["rewards"].shape == (0,)
 
 
 @pytest.mark.parametrize("label", ["", None, "garbage", "llenvs:x:y:z", "llenvs:5000::", 5000, -1, 2.5, {"a": 1},
-                                   "llenvs:1:00000000:"])
+                                   "llenvs:1:00000000:", "\u0661", "\uff11", "llenvs:\u0661::", " \u0967 "])
 def test_unscorable_samples_get_zero_and_are_counted(env, label):
     fn = make_openrlhf_reward_fn(env)
     rows = make_openrlhf_dataset(env, num_tasks=2)

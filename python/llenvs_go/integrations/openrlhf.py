@@ -26,7 +26,9 @@ from typing import Any
 from llenvs_go.integrations._references import (
     BoundEnvironment,
     EnvironmentMismatchError,
+    RefusedReferenceError,
     UnscorableRowError,
+    allow_environments,
     bound_from_reference,
     make_label,
     parse_label,
@@ -41,11 +43,13 @@ _UNSET: Any = object()
 #: they were built from another environment.
 UNSCORED_KEY = "llenvs/unscored"
 MISMATCH_KEY = "llenvs/env_mismatch"
+#: extra_logs key: how many unscored samples had a reference that a row may not choose (a hub dataset, a file, ...).
+REFUSED_KEY = "llenvs/refused_reference"
 _TAILS = (64, 16)  # characters of the prompt's end looked for in the query when the prompt is not its prefix
 _warned = [0]  # how many unscorable samples were logged in this process
 
-__all__ = ["MISMATCH_KEY", "UNSCORED_KEY", "EnvironmentMismatchError", "UnscorableRowError",
-           "make_openrlhf_dataset", "make_openrlhf_reward_fn", "response_of", "reward_func",
+__all__ = ["MISMATCH_KEY", "REFUSED_KEY", "UNSCORED_KEY", "EnvironmentMismatchError", "RefusedReferenceError",
+           "UnscorableRowError", "allow_environments", "make_openrlhf_dataset", "make_openrlhf_reward_fn", "response_of", "reward_func",
            "write_openrlhf_jsonl"]
 
 
@@ -92,8 +96,8 @@ def _tensor(torch: Any, values: list[float]) -> Any:
     return torch.frombuffer(array("f", values), dtype=torch.float32)
 
 
-def _pack(rewards: list[float], unscored: int, mismatched: int) -> dict[str, Any]:
-    logs = {UNSCORED_KEY: float(unscored), MISMATCH_KEY: float(mismatched)}
+def _pack(rewards: list[float], unscored: int, mismatched: int, refused: int) -> dict[str, Any]:
+    logs = {UNSCORED_KEY: float(unscored), MISMATCH_KEY: float(mismatched), REFUSED_KEY: float(refused)}
     torch = _torch()
     if torch is None:
         return {"rewards": rewards, "scores": list(rewards), "extra_logs": logs}
@@ -118,7 +122,7 @@ def _score_all(resolve: Callable[[Any, Any], tuple[BoundEnvironment, int]], quer
     except TypeError:
         n = 0
     rewards = [0.0] * n
-    unscored = mismatched = 0
+    unscored = mismatched = refused = 0
     for k in range(n):
         label = None
         try:
@@ -131,8 +135,10 @@ def _score_all(resolve: Callable[[Any, Any], tuple[BoundEnvironment, int]], quer
             unscored += 1
             if isinstance(e, EnvironmentMismatchError):
                 mismatched += 1
+            elif isinstance(e, RefusedReferenceError):
+                refused += 1
             _report(k, label, e)
-    return _pack(rewards, unscored, mismatched)
+    return _pack(rewards, unscored, mismatched, refused)
 
 
 def make_openrlhf_reward_fn(environment: Any) -> Callable[..., dict[str, Any]]:
@@ -144,10 +150,12 @@ def make_openrlhf_reward_fn(environment: Any) -> Callable[..., dict[str, Any]]:
     truth) is a mismatch. Returns ``{"rewards", "scores", "extra_logs"}``:
     ``rewards`` and ``scores`` are 1-D float32 torch tensors of
     ``len(queries)`` when torch is importable (lists otherwise);
-    ``extra_logs`` holds two numbers, ``llenvs/unscored`` (how many samples
-    could not be scored: empty, garbage or out-of-range label, None,
-    mismatch) and ``llenvs/env_mismatch`` (how many of those were built from
-    another environment). An unscorable sample gets 0 and a logged warning,
+    ``extra_logs`` holds three numbers, ``llenvs/unscored`` (how many
+    samples could not be scored: empty, garbage or out-of-range label, None,
+    mismatch, refused reference), ``llenvs/env_mismatch`` (how many of those
+    were built from another environment) and ``llenvs/refused_reference``
+    (how many named what a row may not choose; always 0 here, where the
+    environment is given). An unscorable sample gets 0 and a logged warning,
     never an exception; the other samples are scored.
     """
     bound = BoundEnvironment(environment)
@@ -182,7 +190,12 @@ def reward_func(queries: Any, prompts: Any = None, labels: Any = None, **kwargs:
     """OpenRLHF's ``reward_func(queries, prompts, labels)`` for rows of :func:`make_openrlhf_dataset`.
 
     Each label names its environment, which is rebuilt once per process and
-    per configuration (a batch may mix environments). Returns what
+    per configuration (a batch may mix environments). Labels are untrusted
+    input: a label may select a built-in procedural task, or an environment
+    configured for this process (``$LLENVS_GO_ENVIRONMENTS``, or
+    :func:`allow_environments` in the process that loads this file), never a
+    hub dataset, a file or a loader option; a refused label is an unscored
+    sample, counted under ``llenvs/refused_reference``. Returns what
     :func:`make_openrlhf_reward_fn`'s function returns; never raises for a
     bad sample.
     """
