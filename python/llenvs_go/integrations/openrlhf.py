@@ -49,8 +49,8 @@ _TAILS = (64, 16)  # characters of the prompt's end looked for in the query when
 _warned = [0]  # how many unscorable samples were logged in this process
 
 __all__ = ["MISMATCH_KEY", "REFUSED_KEY", "UNSCORED_KEY", "EnvironmentMismatchError", "RefusedReferenceError",
-           "UnscorableRowError", "allow_environments", "make_openrlhf_dataset", "make_openrlhf_reward_fn", "response_of", "reward_func",
-           "write_openrlhf_jsonl"]
+           "UnscorableRowError", "allow_environments", "make_openrlhf_dataset", "make_openrlhf_reward_fn",
+           "response_of", "reward_func", "write_openrlhf_jsonl"]
 
 
 def response_of(query: Any, prompt: Any) -> str:
