@@ -435,11 +435,13 @@ def bound_from_reference(reference: Any, configured: Any = None) -> BoundEnviron
         bound = _ALLOWED.get(reference)
         if bound is not None:
             return bound
-        with _LOCK:
-            bound = _BUILT.get(reference)
-            if bound is not None:
+        bound = _BUILT.get(reference)  # OrderedDict's C methods are atomic: a hit needs no lock
+        if bound is not None:
+            try:
                 _BUILT.move_to_end(reference)
-                return bound
+            except KeyError:  # dropped by another thread meanwhile; still usable
+                pass
+            return bound
     if configured is not None or os.environ.get(ENVIRONMENTS_VAR):
         _load_configured(configured)
         bound = _ALLOWED.get(reference) if type(reference) is str else None
