@@ -64,13 +64,105 @@ def environment_reference(environment: Any) -> str:
     if not getattr(environment, "rebuildable", True):  # rows given in memory: not named by the configuration
         return ""
     config = environment.config
-    for key in _MACHINE_KEYS:
-        config.pop(key, None)
     config["size"] = len(environment)
     try:
-        return json.dumps(config, sort_keys=True, separators=(",", ":"))
+        return json.dumps(canonical_config(config), sort_keys=True, separators=(",", ":"))
     except (TypeError, ValueError):
         return ""
+
+
+def canonical_config(config: dict[str, Any]) -> dict[str, Any]:
+    """``config`` with every option that holds its default left out, so that equal environments compare equal.
+
+    Omitted and explicit defaults are the same environment:
+    ``answer_extractor="tag_based"`` (without a chain), empty
+    ``answer_extractor_config``, cleaner and reward lists, None values, and
+    task options equal to the reasoning-gym task's own defaults (when the
+    reasoning-gym package is installed; its Go ports share those defaults).
+    The machine's data directory is left out too.
+    """
+    out = {k: v for k, v in config.items()
+           if k not in _MACHINE_KEYS and v is not None and not (isinstance(v, (dict, list, tuple)) and not v)}
+    if out.get("answer_extractor") == "tag_based" and "answer_extractors" not in out:
+        del out["answer_extractor"]
+    params = config.get("params")
+    if isinstance(params, dict):
+        defaults = _task_defaults(out.get("adapter", "reasoning_gym"), out.get("name"))
+        kept = {k: v for k, v in params.items() if k not in defaults or _jsonable(v) != defaults[k]}
+        if kept:
+            out["params"] = kept
+        else:
+            out.pop("params", None)
+    return out
+
+
+_DEFAULTS: dict[tuple[Any, Any], dict[str, Any]] = {}
+
+
+def _task_defaults(adapter: Any, name: Any) -> dict[str, Any]:
+    """The default task options of a reasoning-gym task, as JSON values ({} when unknown)."""
+    key = (adapter, name)
+    found = _DEFAULTS.get(key)
+    if found is not None:
+        return found
+    defaults: dict[str, Any] = {}
+    if adapter == "reasoning_gym" and isinstance(name, str) and name != "composite":
+        try:
+            import dataclasses
+
+            from reasoning_gym.factory import DATASETS
+
+            for f in dataclasses.fields(DATASETS[name][1]):
+                if f.name in ("seed", "size"):
+                    continue
+                if f.default is not dataclasses.MISSING:
+                    defaults[f.name] = _jsonable(f.default)
+                elif f.default_factory is not dataclasses.MISSING:
+                    defaults[f.name] = _jsonable(f.default_factory())
+        except Exception:  # noqa: BLE001 - without the package (or an odd task) options compare as written
+            defaults = {}
+    if len(_DEFAULTS) < 4096:
+        _DEFAULTS[key] = defaults
+    return defaults
+
+
+def _jsonable(value: Any) -> Any:
+    try:
+        return json.loads(json.dumps(value))
+    except (TypeError, ValueError, RecursionError):
+        return value
+
+
+def same_environment(row_reference: str, own_reference: str) -> bool:
+    """Whether a row's reference names the environment of ``own_reference`` (effective configurations compared)."""
+    if row_reference == own_reference:
+        return True
+    return bool(own_reference) and canonical_reference(row_reference) == own_reference
+
+
+_CANONICAL: dict[str, str] = {}  # row reference text -> its canonical text (bounded)
+
+
+def canonical_reference(reference: str) -> str:
+    """A reference's text with its defaults left out (:func:`canonical_config`); "" when it is not a configuration."""
+    found = _CANONICAL.get(reference)
+    if found is not None:
+        return found
+    text = ""
+    if isinstance(reference, str) and len(reference) <= MAX_REFERENCE_CHARS:
+        try:
+            config = json.loads(reference)
+        except (ValueError, RecursionError):
+            config = None
+        if isinstance(config, dict):
+            try:
+                text = json.dumps(canonical_config(config), sort_keys=True, separators=(",", ":"))
+            except (TypeError, ValueError, RecursionError):
+                text = ""
+    if len(_CANONICAL) >= 4096:
+        _CANONICAL.clear()
+    _CANONICAL[reference] = text
+    return text
 
 
 class RefusedReferenceError(UnscorableRowError):
@@ -263,7 +355,7 @@ class BoundEnvironment:
     # -- checks -------------------------------------------------------------
     def check_reference(self, reference: Any) -> None:
         """Raise EnvironmentMismatchError when a row's reference names another environment."""
-        if reference and reference != self.reference:
+        if reference and not same_environment(reference, self.reference):
             raise EnvironmentMismatchError(mismatch_message(reference, self.reference))
 
     def check_truth(self, task_index: int, ground_truth: Any) -> None:
@@ -314,8 +406,12 @@ def mismatch_message(row_reference: str, own_reference: str) -> str:
         return (f"the row was built from {row.get('name')!r} (seed={row.get('seed')}, size={row.get('size')}), "
                 "but this reward function scores an environment written in Python; score it with the environment "
                 "it was built from")
+    row, own = canonical_config(row), canonical_config(own)
     keys = sorted(set(row) | set(own))
-    diffs = [f"{k} (row: {row.get(k)!r}, here: {own.get(k)!r})" for k in keys if row.get(k) != own.get(k)]
+    def shown(config: dict[str, Any], key: str) -> str:
+        return repr(config[key]) if key in config else "the default"
+
+    diffs = [f"{k} (row: {shown(row, k)}, here: {shown(own, k)})" for k in keys if row.get(k) != own.get(k)]
     return (f"the row was built from another environment than the one scoring it; they differ in "
             f"{', '.join(diffs)}. Rebuild the dataset from this environment, or score with the environment the rows "
             "were built from")
@@ -444,7 +540,8 @@ def bound_from_reference(reference: Any, configured: Any = None) -> BoundEnviron
             return bound
     if configured is not None or os.environ.get(ENVIRONMENTS_VAR):
         _load_configured(configured)
-        bound = _ALLOWED.get(reference) if type(reference) is str else None
+    if _ALLOWED and type(reference) is str:
+        bound = _ALLOWED.get(reference) or _ALLOWED.get(canonical_reference(reference))
         if bound is not None:
             return bound
     built = BoundEnvironment(build_from_reference(reference), reference)

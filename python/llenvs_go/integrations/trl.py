@@ -24,6 +24,7 @@ from llenvs_go.integrations._references import (
     EnvironmentMismatchError,
     completion_text,
     mismatch_message,
+    same_environment,
 )
 from llenvs_go.integrations.dataset_provider import DatasetProvider
 from llenvs_go.integrations.trl_rollout import make_trl_rollout_fn
@@ -81,12 +82,17 @@ def _check_references(bound: BoundEnvironment, references: list[Any]) -> None:
     own = bound.reference
     if references.count(own) == len(references):
         return
+    seen = set()
     for r in references:
-        if r and r != own:
-            if not isinstance(r, str):
-                raise TypeError(f"env_reference entries must be str (the column make_trl_dataset writes), "
-                                f"got {type(r).__name__}")
-            raise EnvironmentMismatchError(mismatch_message(r, own))
+        if not r or r == own:
+            continue
+        if not isinstance(r, str):
+            raise TypeError(f"env_reference entries must be str (the column make_trl_dataset writes), "
+                            f"got {type(r).__name__}")
+        if r not in seen:
+            seen.add(r)
+            if not same_environment(r, own):
+                raise EnvironmentMismatchError(mismatch_message(r, own))
 
 
 def _check_truths(bound: BoundEnvironment, indices: Sequence[int], truths: Sequence[Any]) -> None:
