@@ -171,3 +171,13 @@ def test_allow_environments_refuses_what_no_reference_names():
         verl.allow_environments(environment_registry.get(rows, adapter="huggingface"))
     with pytest.raises(ValueError, match="cannot read the environment configuration file"):
         verl.allow_environments("/nonexistent/envs.yaml")
+
+
+@pytest.mark.parametrize("reference", [{"a": 1}, ["x"], 5, '{"name": 1}', "[" * 5000, "{" * 100_000])
+def test_odd_references_are_row_errors_not_crashes(reference):
+    env = environment_registry.get("leg_counting", size=5, seed=1)
+    fn = verl.make_verl_reward_fn(env)
+    with pytest.raises(ValueError):  # UnscorableRowError or EnvironmentMismatchError, both ValueErrors
+        fn("x", "<answer>1</answer>", "", {"task_index": 0, "env_reference": reference})
+    with pytest.raises(ValueError):
+        verl.compute_score("x", "<answer>1</answer>", "", {"task_index": 0, "env_reference": reference})

@@ -145,11 +145,13 @@ _CANONICAL: dict[str, str] = {}  # row reference text -> its canonical text (bou
 
 def canonical_reference(reference: str) -> str:
     """A reference's text with its defaults left out (:func:`canonical_config`); "" when it is not a configuration."""
+    if not isinstance(reference, str):
+        return ""
     found = _CANONICAL.get(reference)
     if found is not None:
         return found
     text = ""
-    if isinstance(reference, str) and len(reference) <= MAX_REFERENCE_CHARS:
+    if len(reference) <= MAX_REFERENCE_CHARS:
         try:
             config = json.loads(reference)
         except (ValueError, RecursionError):
@@ -356,6 +358,8 @@ class BoundEnvironment:
     def check_reference(self, reference: Any) -> None:
         """Raise EnvironmentMismatchError when a row's reference names another environment."""
         if reference and not same_environment(reference, self.reference):
+            if not isinstance(reference, str):
+                raise UnscorableRowError(f"an environment reference is JSON text, got {type(reference).__name__}")
             raise EnvironmentMismatchError(mismatch_message(reference, self.reference))
 
     def check_truth(self, task_index: int, ground_truth: Any) -> None:
