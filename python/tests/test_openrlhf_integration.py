@@ -181,3 +181,42 @@ def test_response_when_the_prompt_is_not_a_prefix():
     assert response_of("legs?<|im_end|>\n<|im_start|>assistant\n<answer>4</answer>", prompt) == "<answer>4</answer>"
     assert response_of(prompt + "<answer>4</answer>", prompt) == "<answer>4</answer>"
     assert response_of("no prompt here <answer>4</answer>", prompt) == "no prompt here <answer>4</answer>"
+
+
+def test_shipped_reward_func_scores_plain_ground_truth_labels(monkeypatch):
+    # OpenRLHF's math recipes write the ground truth itself as the label; the verdict is math-verify's on the
+    # response's last \boxed{} (checked against the real package on generated responses).
+    math_verify = pytest.importorskip("math_verify")
+    golds = ["2", "\\frac{1}{2}", "0.5", "-3", "\\sqrt{2}", "x+1", "(1,2)", "12"]
+    answers = ["2", "\\frac{2}{4}", "1/2", "-3.0", "2^{1/2}", "1+x", "(1, 2)", "13", "x+2", "\\frac{\\frac{1}{2}}{3}"]
+    queries, labels, want = [], [], []
+    for g in golds:
+        for a in answers:
+            for wrap in ("So the answer is \\boxed{%s}.", "\\boxed{9} first, then \\boxed{%s}", "no box: %s"):
+                response = wrap.replace("%s", a)
+                queries.append("PROMPT " + response)
+                labels.append(g)
+                boxed = "\\boxed" in response
+                last = response[response.rfind("\\boxed{"):] if boxed else ""
+                want.append(1.0 if boxed and math_verify.verify(math_verify.parse(f"\\boxed{{{g}}}"),
+                                                                 math_verify.parse(last)) else 0.0)
+    out = reward_func(queries, ["PROMPT "] * len(queries), labels)
+    got = _values(out["rewards"])
+    disagree = [(labels[k], queries[k], got[k], want[k]) for k in range(len(got)) if got[k] != want[k]]
+    assert not disagree, disagree[:5]
+    assert sum(want) >= 10  # the corpus holds right answers as well as wrong ones
+    assert out["extra_logs"][UNSCORED_KEY] == 0.0
+
+
+def test_plain_labels_beside_references_and_the_exact_rule(env, monkeypatch):
+    rows = make_openrlhf_dataset(env, num_tasks=2)
+    good = answers(env, range(2))
+    out = reward_func([good[0], "\\boxed{7}", good[1], "\\boxed{7}", "x"], None,
+                      [rows[0]["label"], "7", rows[1]["label"], 7, ""])
+    assert _values(out["rewards"]) == [1.0, 1.0, 1.0, 1.0, 0.0]
+    assert out["extra_logs"][UNSCORED_KEY] == 1.0  # the empty label
+    monkeypatch.setenv("LLENVS_GO_LABEL_SCORING", "exact")
+    assert _values(reward_func(["\\boxed{0.5}", "\\boxed{0.5}"], None, ["0.5", "\\frac12"])["rewards"]) == [1.0, 0.0]
+    monkeypatch.setenv("LLENVS_GO_LABEL_SCORING", "fuzzy")
+    with pytest.raises(ValueError, match="'fuzzy' is not one of math, exact"):
+        reward_func(["\\boxed{1}"], None, ["1"])

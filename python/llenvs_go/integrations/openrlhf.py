@@ -24,6 +24,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from llenvs_go.integrations._references import (
+    LABEL_PREFIX,
     BoundEnvironment,
     EnvironmentMismatchError,
     RefusedReferenceError,
@@ -176,6 +177,51 @@ def make_openrlhf_reward_fn(environment: Any) -> Callable[..., dict[str, Any]]:
     return reward_func
 
 
+#: Environment variable choosing how the shipped reward_func scores a plain label (a ground truth):
+#: ``math`` (the default: the response's last ``\boxed{}`` verified against the label by the math verifier)
+#: or ``exact`` (that box's content equal to the label, both stripped).
+LABEL_SCORING_VAR = "LLENVS_GO_LABEL_SCORING"
+LABEL_SCORINGS = ("math", "exact")
+_BOXED: list[Any] = []  # the Go boxed extractor, made on first use
+
+
+def _label_scoring(kwargs: dict[str, Any]) -> str:
+    rule = kwargs.get("label_scoring") or os.environ.get(LABEL_SCORING_VAR) or "math"
+    if rule not in LABEL_SCORINGS:
+        raise ValueError(f"label scoring {rule!r} is not one of {', '.join(LABEL_SCORINGS)} "
+                         f"(set ${LABEL_SCORING_VAR} or label_scoring=)")
+    return rule
+
+
+def _plain_label(label: Any) -> str | None:
+    """A label's ground truth (a non-empty str that is not ``llenvs:...``, or a number as text); None otherwise."""
+    if isinstance(label, str):
+        return label if label.strip() and not label.startswith(LABEL_PREFIX) else None
+    if isinstance(label, (int, float)) and not isinstance(label, bool) and label == label:
+        return str(label)
+    return None
+
+
+def _score_plain_labels(responses: list[str], labels: list[str], rule: str) -> list[float]:
+    """Rewards of responses against ground-truth labels: the last ``\boxed{}`` of each, under ``rule``, in one call."""
+    if not _BOXED:
+        from llenvs_go.core.extraction import BoxedExtractor
+
+        _BOXED.append(BoxedExtractor())
+    answers = [a for a, _ in _BOXED[0].extract_batch(responses)]
+    if rule == "exact":
+        return [1.0 if a is not None and a == g.strip() else 0.0 for a, g in zip(answers, labels, strict=True)]
+    from llenvs_go import math_verify
+
+    found = [k for k, a in enumerate(answers) if a is not None]
+    golds = [labels[k] if ("\\boxed" in labels[k] or "$" in labels[k]) else f"\\boxed{{{labels[k]}}}" for k in found]
+    verdicts = math_verify.verify_batch(golds, [f"\\boxed{{{answers[k]}}}" for k in found]) if found else []
+    rewards = [0.0] * len(responses)
+    for k, ok in zip(found, verdicts, strict=True):
+        rewards[k] = 1.0 if ok else 0.0
+    return rewards
+
+
 def _resolve_reference(label: Any, given: Any) -> tuple[BoundEnvironment, int]:
     i, fingerprint, reference = parse_label(label)
     if not reference:
@@ -187,7 +233,14 @@ def _resolve_reference(label: Any, given: Any) -> tuple[BoundEnvironment, int]:
 
 
 def reward_func(queries: Any, prompts: Any = None, labels: Any = None, **kwargs: Any) -> dict[str, Any]:
-    """OpenRLHF's ``reward_func(queries, prompts, labels)`` for rows of :func:`make_openrlhf_dataset`.
+    """OpenRLHF's ``reward_func(queries, prompts, labels)``: rows of :func:`make_openrlhf_dataset`, or plain labels.
+
+    A label that is not an llenvs reference (``llenvs:...``) is the
+    sample's ground truth, as OpenRLHF's math recipes write them: the
+    response (the query after its prompt) is scored by its last
+    ``\boxed{}``, verified against the label by the math verifier
+    (``$LLENVS_GO_LABEL_SCORING=exact`` compares the box's text instead).
+    Those samples are scored together, in one call into Go.
 
     Each label names its environment, which is rebuilt once per process and
     per configuration (a batch may mix environments). Labels are untrusted
@@ -199,7 +252,46 @@ def reward_func(queries: Any, prompts: Any = None, labels: Any = None, **kwargs:
     :func:`make_openrlhf_reward_fn`'s function returns; never raises for a
     bad sample.
     """
-    return _score_all(_resolve_reference, queries, prompts, labels, None)
+    try:
+        n = len(queries)
+        truths = [_plain_label(labels[k]) if labels is not None and k < len(labels) else None for k in range(n)]
+        plain = [k for k in range(n) if truths[k] is not None]
+    except TypeError:
+        plain = []
+    if not plain:
+        return _score_all(_resolve_reference, queries, prompts, labels, None)
+    rule = _label_scoring(kwargs)
+    plain_set = set(plain)
+    rest = [k for k in range(n) if k not in plain_set]
+    out = _score_all(_resolve_reference, [queries[k] for k in rest], _pick(prompts, rest), _pick(labels, rest), None)
+    rewards = [0.0] * n
+    for k, r in zip(rest, _values(out["rewards"]), strict=True):
+        rewards[k] = r
+    logs = out["extra_logs"]
+    unscored = int(logs[UNSCORED_KEY])
+    texts = []
+    scored = []
+    for k in plain:
+        try:
+            prompt = prompts[k] if prompts is not None and k < len(prompts) else None
+            texts.append(response_of(queries[k], prompt))
+            scored.append(k)
+        except Exception as e:  # noqa: BLE001 - never raise for one bad sample
+            unscored += 1
+            _report(k, labels[k], e)
+    for k, r in zip(scored, _score_plain_labels(texts, [truths[k] for k in scored], rule), strict=True):
+        rewards[k] = r
+    return _pack(rewards, unscored, int(logs[MISMATCH_KEY]), int(logs[REFUSED_KEY]))
+
+
+def _pick(values: Any, keep: list[int]) -> list[Any] | None:
+    if values is None:
+        return None
+    return [values[k] if k < len(values) else None for k in keep]
+
+
+def _values(rewards: Any) -> list[float]:
+    return rewards.tolist() if hasattr(rewards, "tolist") else list(rewards)
 
 
 def make_openrlhf_dataset(environment: Any, num_tasks: int | None = None, *, conversational: bool = True,
