@@ -94,3 +94,28 @@ func TestBudgetIsNeverAMatch(t *testing.T) {
 		t.Errorf("1+(1+(...)) 10 deep scored %v (%s) against 11", got, reason)
 	}
 }
+
+// TestLoneSurrogatesStayDistinct: Python hands texts over as
+// "surrogatepass" UTF-8, where a lone surrogate is ED A0-BF 80-BF. Two
+// different ones are different answers, as text and as \text{} variables.
+func TestLoneSurrogatesStayDistinct(t *testing.T) {
+	hi, lo := "\xed\xa0\x80", "\xed\xb0\x80"
+	for _, form := range []string{`\boxed{%s}`, `\boxed{\text{%s}}`, `\boxed{\text{A%s}}`, `$x%s$`} {
+		g, _ := Parse(strings.Replace(form, "%s", hi, 1), DefaultExtractConfig)
+		p, _ := Parse(strings.Replace(form, "%s", lo, 1), DefaultExtractConfig)
+		if ok, _ := Equal(g, p, DefaultOptions); ok {
+			t.Errorf("%s: U+D800 equals U+DC00 (parsed %v and %v)", form, g, p)
+		}
+		if ok, _ := Equal(g, g, DefaultOptions); !ok {
+			t.Errorf("%s: U+D800 differs from itself (parsed %v)", form, g)
+		}
+		for _, v := range g {
+			if !strings.Contains(v.String(), hi) {
+				t.Errorf("%s: %s value %q lost the surrogate", form, v.Kind, v.String())
+			}
+		}
+	}
+	if got, reason := ScoreAnswer(`\text{`+hi+`}`, `\text{`+lo+`}`); got != 0 {
+		t.Errorf("ScoreAnswer of two different surrogates = %v (%s)", got, reason)
+	}
+}
