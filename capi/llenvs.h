@@ -47,7 +47,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define LLENVS_ABI_VERSION 3
+#define LLENVS_ABI_VERSION 4
 
 #define LLENVS_OK 0
 #define LLENVS_ERR_INVALID -1
@@ -142,6 +142,15 @@ int32_t llenvs_env_new_columns(const char *cfg, size_t cfg_len, size_t n_columns
 int32_t llenvs_math_parse(const char *buf, const int64_t *offsets, size_t n, const char *cfg, size_t cfg_len, char **out, size_t *out_len);
 int32_t llenvs_math_verify_batch(const char *golds, const int64_t *gold_offsets, const char *preds, const int64_t *pred_offsets, size_t n, const char *opts, size_t opts_len, double *scores, uint8_t *verdicts, char **out, size_t *out_len);
 int32_t llenvs_math_verify(const char *gold, size_t gold_len, const char *pred, size_t pred_len, const char *opts, size_t opts_len, uint8_t *verdict, char **out, size_t *out_len);
+/* Frameworks' own scoring rules (llenvs_recipe_score_batch): n responses,
+ * each with its veRL data_source and ground truth (UTF-8 buffers with n+1
+ * int64 offsets each), scored by the rule veRL 0.9.1's default_compute_score
+ * routes the source to. scores[n] gets veRL's value (a dict family's
+ * "score"), statuses[n] the outcome (0 correct, 1 incorrect, 2 no answer,
+ * 3 timeout, 4 error), flags[n] bit 0 the dict's "acc" and bit 1 whether
+ * the family returns a dict. When an item is a dict or has a reason, *out
+ * is {"pred": [str|null, ...], "reason": [str, ...]}; otherwise empty. */
+int32_t llenvs_recipe_score_batch(const char *sources, const int64_t *source_offsets, const char *solutions, const int64_t *solution_offsets, const char *truths, const int64_t *truth_offsets, size_t n, double *scores, uint8_t *statuses, uint8_t *flags, char **out, size_t *out_len);
 
 /* A step that does not send the conversation again
  * (llenvs_episode_step_told): the action is text[text_len] (text_len < 0:

@@ -331,3 +331,14 @@ int32_t llenvs_math_verify(const char *gold, size_t gold_len, const char *pred, 
     return llenvsgo_math_verify_batch((char *)gold, goff, (char *)pred, poff, 1, (char *)opts, opts_len, NULL,
                                       verdict, out, out_len);
 }
+
+/* Frameworks' scoring rules: a thin entry point over capi/recipes.go. */
+int32_t llenvs_recipe_score_batch(const char *sources, const int64_t *source_offsets, const char *solutions,
+                                  const int64_t *solution_offsets, const char *truths, const int64_t *truth_offsets,
+                                  size_t n, double *scores, uint8_t *statuses, uint8_t *flags, char **out,
+                                  size_t *out_len) {
+    if (forked) return fork_error(out, out_len);
+    return llenvsgo_recipe_score_batch((char *)sources, (int64_t *)source_offsets, (char *)solutions,
+                                       (int64_t *)solution_offsets, (char *)truths, (int64_t *)truth_offsets, n,
+                                       scores, statuses, flags, out, out_len);
+}

@@ -37,6 +37,8 @@ var lib struct {
 	envDetails func(h uint64, recipe []byte, n uintptr, out *unsafe.Pointer, outLen *uintptr) int32
 	scoreTexts func(h uint64, idx *int64, texts *unsafe.Pointer, lens *int64, n uintptr, totals, values *float64,
 		flags *uint8, spans *int64, rich int32, out *unsafe.Pointer, outLen *uintptr) int32
+	recipeScoreBatch func(sources []byte, sourceOffs *int64, solutions []byte, solutionOffs *int64, truths []byte,
+		truthOffs *int64, n uintptr, scores *float64, statuses, flags *uint8, out *unsafe.Pointer, outLen *uintptr) int32
 }
 
 // Handle kinds of llenvs.h.
@@ -65,6 +67,7 @@ func TestMain(m *testing.M) {
 	purego.RegisterLibFunc(&lib.setMaxProcs, h, "llenvs_set_max_procs")
 	purego.RegisterLibFunc(&lib.liveHandles, h, "llenvs_live_handles")
 	purego.RegisterLibFunc(&lib.call, h, "llenvs_call")
+	purego.RegisterLibFunc(&lib.recipeScoreBatch, h, "llenvs_recipe_score_batch")
 	purego.RegisterLibFunc(&lib.envNew, h, "llenvs_env_new")
 	purego.RegisterLibFunc(&lib.envCall, h, "llenvs_env_call")
 	purego.RegisterLibFunc(&lib.envClose, h, "llenvs_env_close")
@@ -103,7 +106,7 @@ func newEnv(t *testing.T, cfg string) uint64 {
 }
 
 func TestVersionThreadsAndInfo(t *testing.T) {
-	if v := lib.abiVersion(); v != 3 {
+	if v := lib.abiVersion(); v != 4 {
 		t.Fatalf("abi version %d", v)
 	}
 	prev := lib.setMaxProcs(1)
@@ -116,7 +119,7 @@ func TestVersionThreadsAndInfo(t *testing.T) {
 		t.Fatalf("info rc %d", rc)
 	}
 	var info map[string]any
-	if err := json.Unmarshal([]byte(take(out, n)), &info); err != nil || info["abi_version"] != float64(3) {
+	if err := json.Unmarshal([]byte(take(out, n)), &info); err != nil || info["abi_version"] != float64(4) {
 		t.Errorf("info = %v, %v", info, err)
 	}
 }
@@ -392,5 +395,44 @@ func TestToldStep(t *testing.T) {
 	}
 	if rc, _ := step(2, 0, text, int64(len(text))); rc != -2 {
 		t.Errorf("closed episode: rc %d, want -2", rc)
+	}
+}
+
+// packTexts lays texts out as one buffer and n+1 offsets, as the recipe entry point takes them.
+func packTexts(texts ...string) ([]byte, []int64) {
+	buf := []byte{0} // never empty, so the slice has an address
+	offs := []int64{0}
+	for _, t := range texts {
+		buf = append(buf[:offs[len(offs)-1]], t...)
+		offs = append(offs, int64(len(buf)))
+	}
+	return append(buf, 0), offs
+}
+
+func TestRecipeScoreBatch(t *testing.T) {
+	src, srcOffs := packTexts("no/such/source", "openai/gsm8k")
+	sol, solOffs := packTexts("x", "#### 72")
+	gt, gtOffs := packTexts("1", "72")
+	scores := make([]float64, 2)
+	statuses := make([]uint8, 2)
+	flags := make([]uint8, 2)
+	var out unsafe.Pointer
+	var n uintptr
+	rc := lib.recipeScoreBatch(src, &srcOffs[0], sol, &solOffs[0], gt, &gtOffs[0], 2, &scores[0], &statuses[0],
+		&flags[0], &out, &n)
+	details := take(out, n)
+	if rc != 0 {
+		t.Fatalf("rc %d: %s", rc, details)
+	}
+	if statuses[0] != 4 || !strings.Contains(details, "no rule for data_source") {
+		t.Errorf("unknown source: status %d, details %s; want status 4 (error) with its reason", statuses[0], details)
+	}
+	// Offsets that go backwards are an error reply, never a crash.
+	badOffs := []int64{5, 2}
+	if rc := lib.recipeScoreBatch(src, &srcOffs[0], sol, &badOffs[0], gt, &gtOffs[0], 1, &scores[0], &statuses[0],
+		&flags[0], &out, &n); rc == 0 {
+		t.Errorf("offsets going backwards accepted")
+	} else {
+		take(out, n)
 	}
 }

@@ -323,7 +323,11 @@ def test_async_variant_sends_huge_responses_to_a_thread(env, monkeypatch):
 def test_shipped_async_function_refuses_rows_without_a_task():
     import llenvs_go.integrations.verl as verl
 
+    # An llenvs task without its extra_info says what the row lacks; any other source is veRL's error.
     with pytest.raises(UnscorableRowError, match="extra_info"):
+        asyncio.run(verl.compute_score_async(data_source="leg_counting", solution_str="y", ground_truth="",
+                                             extra_info={}))
+    with pytest.raises(NotImplementedError, match="data_source='x'"):
         asyncio.run(verl.compute_score_async(data_source="x", solution_str="y", ground_truth="", extra_info={}))
 
 

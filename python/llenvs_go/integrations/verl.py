@@ -43,12 +43,13 @@ from llenvs_go.integrations._references import (
 )
 from llenvs_go.integrations.agent_loop import LLEnvsAgentLoop
 from llenvs_go.integrations.dataset_provider import DatasetProvider
+from llenvs_go.integrations.verl_sources import default_compute_score, family_of, score_sources
 
 _UNSET: Any = object()
 
 __all__ = ["EnvironmentMismatchError", "LLEnvsAgentLoop", "RefusedReferenceError", "UnscorableRowError",
-           "allow_environments", "compute_score", "compute_score_async", "make_verl_dataset", "make_verl_reward_fn",
-           "write_verl_parquet"]
+           "allow_environments", "compute_score", "compute_score_async", "compute_score_batch", "make_verl_dataset",
+           "make_verl_reward_fn", "write_verl_parquet"]
 
 
 def _task_of(extra_info: Any) -> int:
@@ -162,14 +163,47 @@ def _runs_inline(bound: BoundEnvironment, solution_str: Any) -> bool:
             and (type(solution_str) is not str or len(solution_str) <= _INLINE_MAX_CHARS))
 
 
-def compute_score(data_source: Any = None, solution_str: Any = None, ground_truth: Any = None,
-                  extra_info: Any = None, **kwargs: Any) -> float:
-    """Score a response against the environment named by its row (the shipped reward function).
+def _by_source(data_source: Any, extra_info: Any) -> bool:
+    """Whether a row is scored by its data_source's veRL rule rather than as an llenvs row.
 
-    The environment is rebuilt from ``extra_info["env_reference"]`` (written
-    by :func:`make_verl_dataset`), once per process and per configuration,
-    so a batch that mixes environments scores each row against its own.
-    Returns the total reward as a float.
+    A row with an llenvs reference is an llenvs row; so is one whose
+    data_source veRL does not know but which has a task index or names an
+    llenvs task (the llenvs path then says what the row lacks). Every other
+    row is routed by its data_source (an unknown one raising veRL's
+    NotImplementedError).
+    """
+    if isinstance(extra_info, dict) and extra_info.get(REFERENCE_KEY):
+        return False
+    try:
+        family_of(data_source)
+        return True
+    except NotImplementedError:
+        if isinstance(extra_info, dict) and "task_index" in extra_info:
+            return False
+        return not _names_llenvs_task(data_source)
+
+
+def _names_llenvs_task(name: Any) -> bool:
+    from llenvs_go.core.registry import environment_registry
+
+    adapters = environment_registry.list_adapters()
+    return isinstance(name, str) and any((a, name) in environment_registry for a in adapters)
+
+
+def compute_score(data_source: Any = None, solution_str: Any = None, ground_truth: Any = None,
+                  extra_info: Any = None, **kwargs: Any) -> float | dict[str, Any]:
+    """Score a response: against the environment named by its row, or by its data_source's veRL rule.
+
+    A row built by :func:`make_verl_dataset` names its environment in
+    ``extra_info["env_reference"]``; the environment is rebuilt from it
+    once per process and per configuration, so a batch that mixes
+    environments scores each row against its own, and the total reward is
+    returned as a float. Any other row (a veRL user's own gsm8k, MATH,
+    DAPO, Numina, geometry3k or search-R1 parquet, whose ``extra_info`` is
+    None, ``{}`` or ``{"index", "split"}``) is routed by ``data_source`` as
+    veRL 0.9.1's ``default_compute_score`` routes it and gets the same
+    value and type (a float, or math_dapo's ``{"score", "acc", "pred"}``),
+    computed in Go (:mod:`llenvs_go.integrations.verl_sources`).
 
     Rows are untrusted input: a reference may select a built-in procedural
     task, or an environment configured for this process
@@ -179,13 +213,18 @@ def compute_score(data_source: Any = None, solution_str: Any = None, ground_trut
     file or a loader option.
 
     Raises:
-        UnscorableRowError: ``extra_info`` has no task index or no reference.
+        NotImplementedError: a row without a reference whose data_source
+            veRL does not know either (as veRL raises; the message names
+            the closest source).
+        UnscorableRowError: an llenvs row without a task index or a reference.
         RefusedReferenceError: the reference names what a row may not
             choose (a hub dataset, a file, a URL, a loader option); the
             message says how to configure the environment.
         EnvironmentMismatchError: the row's ground truth is not the task's
             (the row was built with another version of the environment).
     """
+    if _by_source(data_source, extra_info):
+        return default_compute_score(data_source, solution_str, ground_truth)
     i = _task_of(extra_info)
     bound = bound_from_reference(extra_info.get(REFERENCE_KEY), kwargs.get("environments"))
     bound.check_truth(i, ground_truth)
@@ -194,25 +233,66 @@ def compute_score(data_source: Any = None, solution_str: Any = None, ground_trut
 
 
 async def compute_score_async(data_source: Any = None, solution_str: Any = None, ground_truth: Any = None,
-                              extra_info: Any = None, **kwargs: Any) -> float:
+                              extra_info: Any = None, **kwargs: Any) -> float | dict[str, Any]:
     """:func:`compute_score` as an ``async def``, for veRL's reward-loop managers that await it.
 
     veRL's ``naive`` manager (the default) sends a plain function to a thread
     pool once per sample, and that hop costs far more than scoring a sample
     in Go; an async function is awaited on the manager's event loop instead.
-    A sample the Go core scores on its own is scored right there, anything
-    that runs Python code (the reasoning-gym fallback, an environment with
-    Python reward functions) or a response over 1 MiB in a worker thread.
+    A sample the Go core scores on its own (every row routed by its
+    data_source, and Go-backed environments) is scored right there,
+    anything that runs Python code (the reasoning-gym fallback, an
+    environment with Python reward functions) or a response over 1 MiB in a
+    worker thread.
     Select it with ``reward.custom_reward_function.name=compute_score_async``.
     veRL's ``remote`` manager refuses async functions: use
     :func:`compute_score` there.
     """
+    if _by_source(data_source, extra_info):
+        if type(solution_str) is str and len(solution_str) > _INLINE_MAX_CHARS:
+            return await asyncio.to_thread(default_compute_score, data_source, solution_str, ground_truth)
+        return default_compute_score(data_source, solution_str, ground_truth)
     i = _task_of(extra_info)
     bound = bound_from_reference(extra_info.get(REFERENCE_KEY), kwargs.get("environments"))
     if _runs_inline(bound, solution_str):
         bound.check_truth(i, ground_truth)
         return bound.scorer.total(i, _text_of(solution_str))
     return await asyncio.to_thread(compute_score, data_source, solution_str, ground_truth, extra_info, **kwargs)
+
+
+def compute_score_batch(data_sources: Sequence[Any], solution_strs: Sequence[Any], ground_truths: Sequence[Any],
+                        extra_infos: Sequence[Any] | None = None, **kwargs: Any) -> list[float | dict[str, Any]]:
+    """:func:`compute_score` for a whole batch, as veRL's ``batch`` reward manager calls it (one entry per sample).
+
+    Rows routed by their data_source are scored in one call into Go, and
+    the rows of each llenvs environment in one call each. Raises what
+    :func:`compute_score` raises for a bad row.
+    """
+    n = len(solution_strs)
+    infos = list(extra_infos) if extra_infos is not None else [None] * n
+    if len(data_sources) != n or len(ground_truths) != n or len(infos) != n:
+        raise ValueError(f"data_sources, solution_strs, ground_truths and extra_infos must have one entry per sample, "
+                         f"got {len(data_sources)}, {n}, {len(ground_truths)} and {len(infos)}")
+    out: list[Any] = [None] * n
+    by_source = [k for k in range(n) if _by_source(data_sources[k], infos[k])]
+    if by_source:
+        scored = score_sources([data_sources[k] for k in by_source], [solution_strs[k] for k in by_source],
+                               [ground_truths[k] for k in by_source])
+        for j, k in enumerate(by_source):
+            out[k] = scored.value(j)
+    groups: dict[int, tuple[BoundEnvironment, list[int], list[int]]] = {}
+    for k in range(n):
+        if out[k] is None:
+            i = _task_of(infos[k])
+            bound = bound_from_reference(infos[k].get(REFERENCE_KEY), kwargs.get("environments"))
+            bound.check_truth(i, ground_truths[k])
+            group = groups.setdefault(id(bound), (bound, [], []))
+            group[1].append(k)
+            group[2].append(i)
+    for bound, rows, tasks in groups.values():
+        for k, total in zip(rows, bound.scorer.totals(tasks, [_text_of(solution_strs[k]) for k in rows]), strict=True):
+            out[k] = total
+    return out
 
 
 def make_verl_dataset(environment: Any, num_tasks: int | None = None, *, split: str = "train",

@@ -28,6 +28,6 @@ this file therefore only re-exports a function of an importable module
 import.
 """
 
-from llenvs_go.integrations.verl import compute_score, compute_score_async
+from llenvs_go.integrations.verl import compute_score, compute_score_async, compute_score_batch
 
-__all__ = ["compute_score", "compute_score_async"]
+__all__ = ["compute_score", "compute_score_async", "compute_score_batch"]

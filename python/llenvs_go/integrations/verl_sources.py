@@ -1,0 +1,161 @@
+"""veRL's own data sources: rows without an llenvs reference, scored as veRL's ``default_compute_score`` scores them.
+
+veRL 0.9.1 routes each row by its ``data_source`` to a rule module
+(``verl.utils.reward_score``): ``openai/gsm8k`` to gsm8k, the MATH sets to
+math_reward, ``math_dapo``/``math``/``aime*`` to math_dapo, ``numina_*`` to
+prime_math, ``hiyouga/geometry3k`` to geo3k and ``searchR1_*`` to the
+search-R1 exact match. The Go package ``recipes`` holds the same rules;
+:func:`default_compute_score` returns veRL's value and type for every
+sample (a float, or math_dapo's ``{"score", "acc", "pred"}``), and
+:func:`score_sources` scores a whole batch in one call into Go, with the
+outcome of every item.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import accumulate
+from typing import Any
+
+from llenvs_go import _native
+
+#: The data sources veRL 0.9.1's default_compute_score knows by name (any name starting with "aime" too).
+VERL_SOURCES: dict[str, str] = {
+    "openai/gsm8k": "gsm8k",
+    "lighteval/MATH": "math_reward",
+    "DigitalLearningGmbH/MATH-lighteval": "math_reward",
+    "HuggingFaceH4/MATH-500": "math_reward",
+    "math_dapo": "math_dapo",
+    "math": "math_dapo",
+    "math_dapo_reasoning": "math_dapo",
+    **{f"numina_{s}": "prime_math" for s in ("aops_forum", "synthetic_math", "amc_aime", "synthetic_amc", "cn_k12",
+                                            "olympiads")},
+    "hiyouga/geometry3k": "geo3k",
+    **{f"searchR1_{s}": "search_r1" for s in ("nq", "triviaqa", "popqa", "hotpotqa", "2wikimultihopqa", "musique",
+                                             "bamboogle")},
+}
+#: Sources veRL scores by running code (its sandbox or prime_code); not served here yet.
+CODE_SOURCES = ("codecontests", "apps", "codeforces", "taco")
+#: Names of the outcomes in a ScoredSources' ``statuses`` (the Go core's order).
+STATUSES = ("correct", "incorrect", "no_answer", "timeout", "error")
+_FLAG_ACC, _FLAG_DICT = 1, 2
+
+
+def family_of(data_source: Any) -> str:
+    """The rule family veRL applies to ``data_source``; NotImplementedError, as veRL raises, for an unknown one."""
+    if isinstance(data_source, str):
+        family = VERL_SOURCES.get(data_source)
+        if family is not None:
+            return family
+        if data_source.startswith("aime"):
+            return "math_dapo"
+    if data_source in CODE_SOURCES:
+        raise NotImplementedError(f"data_source {data_source!r} is scored by running code, which llenvs_go does not "
+                                  "serve yet; score it with veRL's own default_compute_score")
+    known = sorted(VERL_SOURCES)
+    close = [k for k in known if str(data_source) and str(data_source).lower() in k.lower()][:1] or \
+        difflib.get_close_matches(str(data_source), known, n=1, cutoff=0.6)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    raise NotImplementedError(
+        f"Reward function is not implemented for data_source={data_source!r}{hint} (veRL's default_compute_score "
+        f"knows {', '.join(known)} and any name starting with 'aime'; rows built by make_verl_dataset carry an "
+        "llenvs reference in extra_info instead)")
+
+
+def _text(value: Any, what: str, k: int) -> str:
+    if type(value) is str:
+        return value
+    if isinstance(value, str):
+        return str(value)
+    raise TypeError(f"{what}[{k}] must be a str, got {type(value).__name__}")
+
+
+def _truth_text(value: Any, k: int) -> str:
+    # veRL's searchR1 rows carry {"target": [...]}; the rules read a non-str ground truth as its JSON.
+    if isinstance(value, str):
+        return str(value)
+    if hasattr(value, "tolist"):
+        value = value.tolist()
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError) as e:
+        raise TypeError(f"ground_truths[{k}] must be a str or JSON data, got {type(value).__name__}") from e
+
+
+def _pack(texts: Sequence[str]) -> tuple[bytes, Any]:
+    items = [t.encode("utf-8", "surrogatepass") for t in texts]
+    return b"".join(items), _native.ffi.new("int64_t[]", [0, *accumulate(len(b) for b in items)])
+
+
+@dataclass(frozen=True)
+class ScoredSources:
+    """A batch scored by veRL's rules: one entry per item in every field.
+
+    ``scores`` are veRL's values (a dict family's ``"score"``), ``statuses``
+    the outcome of each item (one of :data:`STATUSES`), ``accs`` and
+    ``preds`` the ``"acc"`` and ``"pred"`` of dict families (False and None
+    otherwise), ``dicts`` whether veRL returns a dict for the item, and
+    ``reasons`` why an item has no verdict ("" when it has one).
+    """
+
+    scores: list[float]
+    statuses: list[str]
+    accs: list[bool]
+    dicts: list[bool]
+    preds: list[str | None]
+    reasons: list[str]
+
+    def value(self, k: int) -> float | dict[str, Any]:
+        """Item ``k`` as veRL's default_compute_score returns it: a float, or ``{"score", "acc", "pred"}``."""
+        if self.dicts[k]:
+            return {"score": self.scores[k], "acc": self.accs[k], "pred": self.preds[k]}
+        return self.scores[k]
+
+
+def score_sources(data_sources: Sequence[Any], solutions: Sequence[Any], ground_truths: Sequence[Any]) -> ScoredSources:
+    """Score a batch of veRL rows by their data sources' rules, in one call into Go (in parallel).
+
+    Raises:
+        NotImplementedError: a data source veRL's default_compute_score does
+            not know either (the message names the closest one).
+        TypeError / ValueError: a response is not a str, or the lengths differ.
+    """
+    n = len(solutions)
+    if len(data_sources) != n or len(ground_truths) != n:
+        raise ValueError(f"data_sources, solution_strs and ground_truths must have one entry per sample, got "
+                         f"{len(data_sources)}, {n} and {len(ground_truths)}")
+    for source in set(data_sources) if all(type(s) is str for s in data_sources) else data_sources:
+        family_of(source)
+    sbuf, soffs = _pack([_text(s, "data_sources", k) for k, s in enumerate(data_sources)])
+    rbuf, roffs = _pack([_text(s, "solution_strs", k) for k, s in enumerate(solutions)])
+    tbuf, toffs = _pack([_truth_text(t, k) for k, t in enumerate(ground_truths)])
+    ffi = _native.ffi
+    scores = ffi.new("double[]", max(n, 1))
+    statuses = ffi.new("uint8_t[]", max(n, 1))
+    flags = ffi.new("uint8_t[]", max(n, 1))
+    out = ffi.new("char **")
+    out_len = ffi.new("size_t *")
+    rc = _native.lib().llenvs_recipe_score_batch(sbuf, soffs, rbuf, roffs, tbuf, toffs, n, scores, statuses, flags,
+                                                 out, out_len)
+    data = _native.take_buffer(out, out_len)
+    if rc != _native.OK:
+        _native.raise_for(rc, data)
+    status_codes = ffi.unpack(statuses, n)
+    flag_codes = ffi.unpack(flags, n)
+    details = json.loads(data) if data else {"pred": [None] * n, "reason": [""] * n}
+    for k, code in enumerate(status_codes):
+        if code == 4 and details["reason"][k].endswith("is not built in"):
+            raise NotImplementedError(f"sample {k}: {details['reason'][k]}")
+    return ScoredSources(scores=ffi.unpack(scores, n), statuses=[STATUSES[c] for c in status_codes],
+                         accs=[bool(f & _FLAG_ACC) for f in flag_codes],
+                         dicts=[bool(f & _FLAG_DICT) for f in flag_codes],
+                         preds=details["pred"], reasons=details["reason"])
+
+
+def default_compute_score(data_source: Any, solution_str: Any, ground_truth: Any, extra_info: Any = None,
+                          **kwargs: Any) -> float | dict[str, Any]:
+    """veRL 0.9.1's ``default_compute_score`` for one sample, computed in Go: the same value and type."""
+    return score_sources((data_source,), (solution_str,), (ground_truth,)).value(0)
