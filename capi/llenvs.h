@@ -26,7 +26,8 @@
  *
  * Scoring (llenvs_score_texts, llenvs_score_pytuple): totals[n] and
  * values[n * signals] are filled; flags[n] (optional) gets LLENVS_ITEM_FOUND
- * when an answer was extracted, LLENVS_ITEM_ERROR when scoring failed and
+ * when an answer was extracted, LLENVS_ITEM_ERROR when scoring failed (with
+ * LLENVS_ITEM_TIMEOUT when it stopped at its budget) and
  * LLENVS_ITEM_SPAN when the answer is bytes [spans[2i], spans[2i+1]) of the
  * response's UTF-8 (spans, optional, has 2n slots). With rich != 0, *out
  * gets the batch's columns (capi/scored.go).
@@ -68,6 +69,7 @@
 #define LLENVS_ITEM_FOUND 1
 #define LLENVS_ITEM_ERROR 2
 #define LLENVS_ITEM_SPAN 4
+#define LLENVS_ITEM_TIMEOUT 8
 
 #define LLENVS_EPISODE_TERMINATED 1
 #define LLENVS_EPISODE_TRUNCATED 2

@@ -37,10 +37,20 @@ const (
 
 // Per-item flags of llenvs.h.
 const (
-	itemFound = 1
-	itemError = 2
-	itemSpan  = 4
+	itemFound   = 1
+	itemError   = 2
+	itemSpan    = 4
+	itemTimeout = 8
 )
+
+// itemErrorFlags are the flags of a scoring error: itemError, and
+// itemTimeout when the scoring stopped at its budget.
+func itemErrorFlags(err error) uint8 {
+	if errors.Is(err, core.ErrOverBudget) {
+		return itemError | itemTimeout
+	}
+	return itemError
+}
 
 func main() {}
 
@@ -458,7 +468,7 @@ func llenvsgo_score_one(h C.uint64_t, index C.int64_t, text *C.char, n C.int64_t
 		}
 	}
 	if o.Err != nil {
-		f |= itemError
+		f |= int64(itemErrorFlags(o.Err))
 	}
 	slots[0] = o.Total
 	words[1] = f
@@ -524,7 +534,7 @@ func llenvsgo_score_texts(h C.uint64_t, indices *C.int64_t, texts **C.char, lens
 				f |= itemFound
 			}
 			if o.Err != nil {
-				f |= itemError
+				f |= itemErrorFlags(o.Err)
 			}
 			if sp != nil && o.Extraction.Found {
 				if a, b, ok := spanOf(strs[k], o.Extraction.Answer); ok {

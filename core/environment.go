@@ -1,6 +1,7 @@
 package core
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
@@ -180,6 +181,11 @@ type Scored struct {
 	Extraction extract.Extraction
 	Err        error
 }
+
+// ErrOverBudget marks a Scored.Err whose scoring stopped at its budget
+// (steps, size, depth): the item's outcome is a timeout, never a wrong
+// answer. Wrap it (fmt.Errorf("%w: ...", ErrOverBudget)) to say which.
+var ErrOverBudget = errors.New("over budget")
 
 // SignalSpec names a reward signal an environment computes and its weight.
 type SignalSpec struct {

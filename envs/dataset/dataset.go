@@ -11,6 +11,7 @@ package dataset
 
 import (
 	"fmt"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/llenvs/llenvs-go/core"
@@ -317,6 +318,11 @@ func (e *Env) correctness(i int, x extract.Extraction) (float64, string) {
 	return core.FiniteOrZero(v), reason
 }
 
+// overBudget reports whether a scoring's reason says it stopped at its
+// budget (the verifier's reasons are "over budget: ...", possibly after the
+// side that overran).
+func overBudget(reason string) bool { return strings.Contains(reason, "over budget: ") }
+
 // ScoreText scores one response to row i.
 func (e *Env) ScoreText(i int, text string, out *core.Scored) {
 	if err := e.Check(i); err != nil {
@@ -330,7 +336,11 @@ func (e *Env) ScoreText(i int, text string, out *core.Scored) {
 		var v float64
 		switch s.Name {
 		case "correctness":
-			v, _ = e.correctness(i, x)
+			var reason string
+			v, reason = e.correctness(i, x)
+			if overBudget(reason) {
+				out.Err = fmt.Errorf("%w: row %d: %s", core.ErrOverBudget, i, reason)
+			}
 		case "format":
 			if x.Found {
 				v = 1

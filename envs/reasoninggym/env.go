@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/binary"
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/llenvs/llenvs-go/core"
@@ -345,7 +346,11 @@ func (e *Env) scoreEntry(ent *Entry, text string, out *core.Scored) {
 				v = 1
 			}
 		case "math_verify":
-			v, _ = verify.Score(ent.Answer, text)
+			var reason string
+			v, reason = verify.Score(ent.Answer, text)
+			if strings.Contains(reason, "over budget: ") {
+				out.Err = fmt.Errorf("%w: math_verify: %s", core.ErrOverBudget, reason)
+			}
 		}
 		out.Values[j] = v
 		total += v * s.Weight

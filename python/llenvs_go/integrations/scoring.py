@@ -121,6 +121,40 @@ _HEAD = struct.Struct(f"<{1 + 2 * _SECTIONS}q")
 _SPAN = struct.Struct("<q")
 
 
+#: The outcome of a scored item, in ``ScoringResults.statuses`` and ``metadata["status"]``.
+STATUSES = ("correct", "incorrect", "no_answer", "timeout", "error")
+_VERDICT = 255  # an answer was found and scored: correct or incorrect by its correctness
+# LLENVS_ITEM_* flags -> the status's index, or _VERDICT (a table for bytes.translate).
+_FLAG_STATUS = bytes(3 if f & _native.ITEM_TIMEOUT else 4 if f & _native.ITEM_ERROR else
+                     2 if not f & _native.ITEM_FOUND else _VERDICT for f in range(256))
+
+
+def item_statuses(flags: bytes, values: Sequence[float], names: Sequence[str], totals: Sequence[float]) -> list[str]:
+    """Every item's outcome from its flags and signals.
+
+    ``timeout`` when scoring stopped at its budget, ``error`` when it failed,
+    ``no_answer`` when nothing was extracted, ``correct`` when the answer's
+    ``correctness`` signal is 1 (full credit; without a correctness signal,
+    when the total is positive) and ``incorrect`` otherwise.
+    """
+    codes = flags.translate(_FLAG_STATUS)
+    k = len(names)
+    credit = values[names.index("correctness")::k] if "correctness" in names else totals
+    full = 1.0 if "correctness" in names else 1e-300
+    return [STATUSES[c] if c != _VERDICT else "correct" if v >= full else "incorrect"
+            for c, v in zip(codes, credit, strict=True)]
+
+
+def status_of(result: ScoringResult) -> str:
+    """The outcome of a result built in Python (an environment scored by llenvs' reset and step)."""
+    if "error" in result.metadata:
+        return "timeout" if "timeout" in str(result.metadata["error"]).lower() else "error"
+    c = result.signals.get("correctness", result.total)
+    if c is not None and c >= (1.0 if "correctness" in result.signals else 1e-300):
+        return "correct"
+    return "no_answer" if result.extracted_answer is None else "incorrect"
+
+
 class _Columns:
     """The rich part of a Go-scored batch: the library's one buffer, read where and when needed.
 
@@ -128,7 +162,7 @@ class _Columns:
     built from it refers to it alone (no reference cycle through the results).
     """
 
-    __slots__ = ("data", "head", "texts", "names", "indices", "backend", "fallback_expected", "_errors",
+    __slots__ = ("data", "head", "texts", "names", "indices", "backend", "fallback_expected", "statuses", "_errors",
                  "_expected", "_extractions", "_metas", "_read_one")
 
     def __init__(self, data: bytes, texts: Sequence[str], names: list[str], indices: list[int], backend: str,
@@ -140,6 +174,7 @@ class _Columns:
         self.indices = indices
         self.backend = backend
         self.fallback_expected = fallback_expected
+        self.statuses: list[str] = []  # every item's outcome, set by the Scorer once the signals are final
         self._errors: dict[int, str] | None = None
         self._expected: dict[int, str] | None = None
         self._extractions: list[Any] | None = None
@@ -160,6 +195,7 @@ class _Columns:
                 error = self.errors().get(i)
                 if error is not None:
                     m["error"] = error
+                m["status"] = self.statuses[i]
                 return m
             metas = self._metas = self._all_metadata()
         return metas[i]
@@ -174,6 +210,8 @@ class _Columns:
                                                    strict=True)]
         for i, error in self.errors().items():
             out[i]["error"] = error
+        for m, status in zip(out, self.statuses, strict=True):
+            m["status"] = status
         return out
 
     def _metadata(self, answer: str | None, extraction: Any, task_index: int) -> dict[str, Any]:
@@ -304,10 +342,13 @@ class ScoringResults(Sequence[ScoringResult]):
     when it is read (its ``metadata`` when that is read).
 
     ``errors`` maps the position of each item whose scoring failed to the
-    reason (such items have total 0.0 and ``metadata["error"]``).
+    reason (such items have total 0.0 and ``metadata["error"]``), and
+    ``statuses`` gives every item's outcome (one of :data:`STATUSES`, also
+    in its ``metadata["status"]``): a timeout or a failure is never a
+    plain wrong answer.
     """
 
-    __slots__ = ("_totals", "_values", "_names", "_columns", "_items", "_some", "_errors")
+    __slots__ = ("_totals", "_values", "_names", "_columns", "_items", "_some", "_errors", "_statuses")
 
     def __init__(self, totals: list[float], values: list[float], names: list[str], columns: _Columns | None):
         self._totals = totals
@@ -317,6 +358,14 @@ class ScoringResults(Sequence[ScoringResult]):
         self._items: list[ScoringResult] | None = None  # every result, once iterated
         self._some: dict[int, ScoringResult] = {}  # results read one by one before that
         self._errors: dict[int, str] | None = None
+        self._statuses: list[str] | None = columns.statuses if columns is not None else None
+
+    @property
+    def statuses(self) -> list[str]:
+        """Every item's outcome, in order: ``correct``, ``incorrect``, ``no_answer``, ``timeout`` or ``error``."""
+        if self._statuses is None:
+            self._statuses = [status_of(r) for r in self] if self._totals else []
+        return list(self._statuses)
 
     @property
     def errors(self) -> dict[int, str]:
@@ -330,6 +379,7 @@ class ScoringResults(Sequence[ScoringResult]):
         """Results already built, as a ``ScoringResults``."""
         out = cls([float(r.total) for r in results], [], [], None)
         out._items = list(results)
+        out._statuses = [r.metadata.get("status") or status_of(r) for r in results]
         out._errors = {i: r.metadata["error"] for i, r in enumerate(results) if "error" in r.metadata}
         return out
 
@@ -605,7 +655,10 @@ class Scorer:
     def _score_python(self, task_index: int, response: str) -> ScoringResult:
         env = self.environment
         state, _ = env.reset(options={"task_index": task_index})
-        return result_from_step(env.step(state, Action.from_text(response)))
+        r = result_from_step(env.step(state, Action.from_text(response)))
+        if "status" not in r.metadata:
+            r.metadata["status"] = status_of(r)
+        return r
 
     def _run_python(self, task_indices: Sequence[int], responses: Sequence[str]) -> ScoringResults:
         idx = list(task_indices)
@@ -621,6 +674,8 @@ class Scorer:
             except Exception as e:  # noqa: BLE001 - one item's failure is that item's result
                 r = ScoringResult(total=0.0, signals=dict.fromkeys(self._names, 0.0), extracted_answer=None,
                                   metadata={"error": f"{type(e).__name__}: {e}"})
+            if "status" not in r.metadata:
+                r.metadata["status"] = status_of(r)
             results.append(r)
         return ScoringResults.of(results)
 
@@ -655,8 +710,11 @@ class Scorer:
                                (lambda i: ground_truth(env.entry(i))) if python_backend else None)
             if python_backend:
                 self._python_correctness(columns, totals, values)
-        results = ScoringResults(ffi.unpack(totals, n), ffi.unpack(values, n * len(names)), names, columns)
         status = ffi.buffer(flags, n)[:]
+        total_list, value_list = ffi.unpack(totals, n), ffi.unpack(values, n * len(names))
+        if columns is not None:
+            columns.statuses = item_statuses(status, value_list, names, total_list)
+        results = ScoringResults(total_list, value_list, names, columns)
         if not rich and (b"\x02" in status or b"\x03" in status):  # LLENVS_ITEM_ERROR set
             failed = [k for k in range(n) if flags[k] & _native.ITEM_ERROR]
             warnings.warn(ScoringFailureWarning(
