@@ -24,8 +24,10 @@ from framework_mocks import QEnvironment, answers
 
 from llenvs_go.core.registry import environment_registry
 from llenvs_go.integrations.openrlhf import (
+    ERROR_KEY,
     MISMATCH_KEY,
     REFUSED_KEY,
+    TIMEOUT_KEY,
     UNSCORED_KEY,
     make_openrlhf_dataset,
     make_openrlhf_reward_fn,
@@ -66,7 +68,7 @@ def _values(x) -> list[float]:
 def _check_shape(out, n: int) -> None:
     assert set(out) == {"rewards", "scores", "extra_logs"}
     assert len(_values(out["rewards"])) == n and len(_values(out["scores"])) == n
-    assert set(out["extra_logs"]) == {UNSCORED_KEY, MISMATCH_KEY, REFUSED_KEY}
+    assert set(out["extra_logs"]) == {UNSCORED_KEY, MISMATCH_KEY, REFUSED_KEY, TIMEOUT_KEY, ERROR_KEY}
     for v in out["extra_logs"].values():  # numbers only: samples_generator.py wraps them in tensors
         assert isinstance(v, float)
 
@@ -105,7 +107,9 @@ def test_returns_tensors_with_torch(env):
     assert torch.tensor([out["rewards"]]).flatten().tolist() == [1.0]
     assert {k: torch.tensor([v]).tolist() for k, v in out["extra_logs"].items()} == {UNSCORED_KEY: [0.0],
                                                                                       MISMATCH_KEY: [0.0],
-                                                                                      REFUSED_KEY: [0.0]}
+                                                                                      REFUSED_KEY: [0.0],
+                                                                                      TIMEOUT_KEY: [0.0],
+                                                                                      ERROR_KEY: [0.0]}
     assert make_openrlhf_reward_fn(env)([], [], [])["rewards"].shape == (0,)
 
 

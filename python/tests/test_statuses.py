@@ -73,3 +73,49 @@ def test_an_item_that_fails_in_python_is_an_error():
 def test_statuses_have_one_entry_per_item(leg_env, n):
     results = Scorer(leg_env).score_batch([0] * n, ["x"] * n)
     assert len(results.statuses) == n
+
+
+def _budget_env():
+    return environment_registry.get([{"problem": "q", "solution": "\\boxed{7}"}] * 3, adapter="huggingface",
+                                    scoring="math", size=3, seed=0)
+
+
+DEEP = "<answer>3 + \\frac{1}{2} + " + "(" * 70 + "7" + ")" * 70 + "</answer>"
+
+
+def test_each_framework_sees_its_own_convention_for_a_timeout():
+    from llenvs_go.integrations import openrlhf, trl, verl
+
+    env = _budget_env()
+    completions = [DEEP, "<answer>7</answer>", "<answer>8</answer>"]
+    # TRL: None is "no reward for this sample" (by default); counts through log_metric.
+    logged = {}
+    fn = trl.make_trl_reward_fn(env)
+    assert fn(prompts=None, completions=completions, task_index=[0, 1, 2],
+              log_metric=lambda k, v: logged.__setitem__(k, v)) == [None, 1.0, 0.0]
+    assert logged == {"llenvs/timeout": 1.0, "llenvs/error": 0.0}
+    assert trl.make_trl_reward_fn(env, unscored=0.0)(prompts=None, completions=completions,
+                                                     task_index=[0, 1, 2]) == [0.0, 1.0, 0.0]
+    # veRL: extra numeric keys in the dict form, the same keys for every sample.
+    rows = verl.make_verl_dataset(env)
+    dict_fn = verl.make_verl_reward_fn(env, return_dict=True)
+    outs = [dict_fn(r["data_source"], c, r["reward_model"]["ground_truth"], r["extra_info"])
+            for r, c in zip(rows, completions, strict=True)]
+    assert [o["llenvs/timeout"] for o in outs] == [1.0, 0.0, 0.0] and [o["score"] for o in outs] == [0.0, 1.0, 0.0]
+    assert len({tuple(o) for o in outs}) == 1
+    # OpenRLHF: counters in extra_logs, and a score outside dynamic filtering's 0-1 range.
+    labels = [r["label"] for r in openrlhf.make_openrlhf_dataset(env)]
+    out = openrlhf.make_openrlhf_reward_fn(env)(completions, None, labels)
+    values = [float(x) for x in out["scores"]]
+    assert values == [-1.0, 1.0, 0.0] and [float(x) for x in out["rewards"]] == [0.0, 1.0, 0.0]
+    assert out["extra_logs"][openrlhf.TIMEOUT_KEY] == 1.0 and out["extra_logs"][openrlhf.ERROR_KEY] == 0.0
+
+
+def test_outcome_matches_outcomes():
+    env = _budget_env()
+    scorer = Scorer(env)
+    texts = [DEEP, "<answer>7</answer>", "<answer>8</answer>", "no answer"]
+    totals, statuses = scorer.outcomes([0, 1, 2, 0], texts)
+    assert statuses == ["timeout", "correct", "incorrect", "no_answer"]
+    assert [scorer.outcome(i, t) for i, t in zip([0, 1, 2, 0], texts, strict=True)] == list(zip(totals, statuses,
+                                                                                                strict=True))

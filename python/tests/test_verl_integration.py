@@ -149,7 +149,7 @@ def test_return_dict_has_the_same_numeric_keys_for_every_sample(env):
     responses = answers(env, range(3)) + ["no answer", "<answer>x</answer>", "<answer>0</answer>"]
     infos = [_naive_call(fn, rows[i], responses[i]) for i in range(6)]
     keys = list(infos[0])
-    assert keys == ["score", "correctness", "answer_found"]
+    assert keys == ["score", "correctness", "answer_found", "llenvs/timeout", "llenvs/error"]
     # agent_loop.py::_postprocess stacks by the first sample's keys
     stacked = {k: np.array([info[k] for info in infos]) for k in keys}
     assert all(v.dtype.kind == "f" for v in stacked.values())

@@ -46,12 +46,17 @@ UNSCORED_KEY = "llenvs/unscored"
 MISMATCH_KEY = "llenvs/env_mismatch"
 #: extra_logs key: how many unscored samples had a reference that a row may not choose (a hub dataset, a file, ...).
 REFUSED_KEY = "llenvs/refused_reference"
+#: extra_logs keys: how many samples' scoring timed out (a budget reached) or failed; they get reward 0.0 and
+#: score -1.0, outside the 0-1 range of --algo.dynamic_filtering, so a group holding one is filtered out there.
+TIMEOUT_KEY = "llenvs/timeout"
+ERROR_KEY = "llenvs/error"
+UNSCORED_SCORE = -1.0
 _TAILS = (64, 16)  # characters of the prompt's end looked for in the query when the prompt is not its prefix
 _warned = [0]  # how many unscorable samples were logged in this process
 
-__all__ = ["MISMATCH_KEY", "REFUSED_KEY", "UNSCORED_KEY", "EnvironmentMismatchError", "RefusedReferenceError",
-           "UnscorableRowError", "allow_environments", "make_openrlhf_dataset", "make_openrlhf_reward_fn",
-           "response_of", "reward_func", "write_openrlhf_jsonl"]
+__all__ = ["ERROR_KEY", "MISMATCH_KEY", "REFUSED_KEY", "TIMEOUT_KEY", "UNSCORED_KEY", "EnvironmentMismatchError",
+           "RefusedReferenceError", "UnscorableRowError", "allow_environments", "make_openrlhf_dataset",
+           "make_openrlhf_reward_fn", "response_of", "reward_func", "write_openrlhf_jsonl"]
 
 
 def response_of(query: Any, prompt: Any) -> str:
@@ -97,12 +102,36 @@ def _tensor(torch: Any, values: list[float]) -> Any:
     return torch.frombuffer(array("f", values), dtype=torch.float32)
 
 
-def _pack(rewards: list[float], unscored: int, mismatched: int, refused: int) -> dict[str, Any]:
-    logs = {UNSCORED_KEY: float(unscored), MISMATCH_KEY: float(mismatched), REFUSED_KEY: float(refused)}
-    torch = _torch()
-    if torch is None:
-        return {"rewards": rewards, "scores": list(rewards), "extra_logs": logs}
-    return {"rewards": _tensor(torch, rewards), "scores": _tensor(torch, rewards), "extra_logs": logs}
+class _Tally:
+    """The rewards, statuses and counters of one reward_func call, packed as OpenRLHF reads them."""
+
+    __slots__ = ("rewards", "statuses", "unscored", "mismatched", "refused")
+
+    def __init__(self, n: int):
+        self.rewards = [0.0] * n
+        self.statuses = ["incorrect"] * n
+        self.unscored = self.mismatched = self.refused = 0
+
+    def fail(self, k: int, label: Any, error: BaseException) -> None:
+        """Sample k could not be scored: reward 0, counted by kind, logged."""
+        self.unscored += 1
+        if isinstance(error, EnvironmentMismatchError):
+            self.mismatched += 1
+        elif isinstance(error, RefusedReferenceError):
+            self.refused += 1
+        _report(k, label, error)
+
+    def pack(self) -> dict[str, Any]:
+        rewards, statuses = self.rewards, self.statuses
+        scores = [UNSCORED_SCORE if s == "timeout" or s == "error" else r for r, s in zip(rewards, statuses,
+                                                                                           strict=True)]
+        logs = {UNSCORED_KEY: float(self.unscored), MISMATCH_KEY: float(self.mismatched),
+                REFUSED_KEY: float(self.refused), TIMEOUT_KEY: float(statuses.count("timeout")),
+                ERROR_KEY: float(statuses.count("error"))}
+        torch = _torch()
+        if torch is None:
+            return {"rewards": rewards, "scores": scores, "extra_logs": logs}
+        return {"rewards": _tensor(torch, rewards), "scores": _tensor(torch, scores), "extra_logs": logs}
 
 
 def _report(k: int, label: Any, error: BaseException) -> None:
@@ -116,30 +145,26 @@ def _report(k: int, label: Any, error: BaseException) -> None:
                        "process)", k, shown, type(error).__name__, error, n)
 
 
-def _score_all(resolve: Callable[[Any, Any], tuple[BoundEnvironment, int]], queries: Any, prompts: Any,
-               labels: Any, task_indices: Any) -> dict[str, Any]:
+def _length(queries: Any) -> int:
     try:
-        n = len(queries)
+        return len(queries)
     except TypeError:
-        n = 0
-    rewards = [0.0] * n
-    unscored = mismatched = refused = 0
-    for k in range(n):
+        return 0
+
+
+def _score_into(tally: _Tally, keep: Sequence[int], resolve: Callable[[Any, Any], tuple[BoundEnvironment, int]],
+                queries: Any, prompts: Any, labels: Any, task_indices: Any) -> None:
+    """Score samples ``keep`` whose labels name their task, one by one, into ``tally``."""
+    for k in keep:
         label = None
         try:
             label = labels[k] if labels is not None and k < len(labels) else None
             given = task_indices[k] if task_indices is not None else None
             bound, i = resolve(label, given)
             prompt = prompts[k] if prompts is not None and k < len(prompts) else None
-            rewards[k] = bound.scorer.total(i, response_of(queries[k], prompt))
+            tally.rewards[k], tally.statuses[k] = bound.scorer.outcome(i, response_of(queries[k], prompt))
         except Exception as e:  # noqa: BLE001 - OpenRLHF swallows exceptions and fails later: never raise
-            unscored += 1
-            if isinstance(e, EnvironmentMismatchError):
-                mismatched += 1
-            elif isinstance(e, RefusedReferenceError):
-                refused += 1
-            _report(k, label, e)
-    return _pack(rewards, unscored, mismatched, refused)
+            tally.fail(k, label, e)
 
 
 def make_openrlhf_reward_fn(environment: Any) -> Callable[..., dict[str, Any]]:
@@ -151,13 +176,17 @@ def make_openrlhf_reward_fn(environment: Any) -> Callable[..., dict[str, Any]]:
     truth) is a mismatch. Returns ``{"rewards", "scores", "extra_logs"}``:
     ``rewards`` and ``scores`` are 1-D float32 torch tensors of
     ``len(queries)`` when torch is importable (lists otherwise);
-    ``extra_logs`` holds three numbers, ``llenvs/unscored`` (how many
+    ``extra_logs`` holds five numbers, ``llenvs/unscored`` (how many
     samples could not be scored: empty, garbage or out-of-range label, None,
     mismatch, refused reference), ``llenvs/env_mismatch`` (how many of those
-    were built from another environment) and ``llenvs/refused_reference``
+    were built from another environment), ``llenvs/refused_reference``
     (how many named what a row may not choose; always 0 here, where the
-    environment is given). An unscorable sample gets 0 and a logged warning,
-    never an exception; the other samples are scored.
+    environment is given), ``llenvs/timeout`` and ``llenvs/error`` (how
+    many were scored but whose scoring reached its budget or failed: reward
+    0.0 and score -1.0, outside the 0-1 range of dynamic filtering, so
+    ``--algo.dynamic_filtering_enable`` drops their group instead of
+    training on a false 0). An unscorable sample gets 0 and a logged
+    warning, never an exception; the other samples are scored.
     """
     bound = BoundEnvironment(environment)
 
@@ -172,7 +201,10 @@ def make_openrlhf_reward_fn(environment: Any) -> Callable[..., dict[str, Any]]:
     def reward_func(queries: Any, prompts: Any = None, labels: Any = None, task_indices: Any = None,
                     **kwargs: Any) -> dict[str, Any]:
         """Rewards of ``queries`` (OpenRLHF's ``reward_func(queries, prompts, labels)``)."""
-        return _score_all(resolve, queries, prompts, labels, task_indices)
+        n = _length(queries)
+        tally = _Tally(n)
+        _score_into(tally, range(n), resolve, queries, prompts, labels, task_indices)
+        return tally.pack()
 
     return reward_func
 
@@ -252,46 +284,29 @@ def reward_func(queries: Any, prompts: Any = None, labels: Any = None, **kwargs:
     :func:`make_openrlhf_reward_fn`'s function returns; never raises for a
     bad sample.
     """
+    n = _length(queries)
+    tally = _Tally(n)
     try:
-        n = len(queries)
         truths = [_plain_label(labels[k]) if labels is not None and k < len(labels) else None for k in range(n)]
-        plain = [k for k in range(n) if truths[k] is not None]
     except TypeError:
-        plain = []
-    if not plain:
-        return _score_all(_resolve_reference, queries, prompts, labels, None)
-    rule = _label_scoring(kwargs)
-    plain_set = set(plain)
-    rest = [k for k in range(n) if k not in plain_set]
-    out = _score_all(_resolve_reference, [queries[k] for k in rest], _pick(prompts, rest), _pick(labels, rest), None)
-    rewards = [0.0] * n
-    for k, r in zip(rest, _values(out["rewards"]), strict=True):
-        rewards[k] = r
-    logs = out["extra_logs"]
-    unscored = int(logs[UNSCORED_KEY])
-    texts = []
-    scored = []
-    for k in plain:
-        try:
-            prompt = prompts[k] if prompts is not None and k < len(prompts) else None
-            texts.append(response_of(queries[k], prompt))
-            scored.append(k)
-        except Exception as e:  # noqa: BLE001 - never raise for one bad sample
-            unscored += 1
-            _report(k, labels[k], e)
-    for k, r in zip(scored, _score_plain_labels(texts, [truths[k] for k in scored], rule), strict=True):
-        rewards[k] = r
-    return _pack(rewards, unscored, int(logs[MISMATCH_KEY]), int(logs[REFUSED_KEY]))
-
-
-def _pick(values: Any, keep: list[int]) -> list[Any] | None:
-    if values is None:
-        return None
-    return [values[k] if k < len(values) else None for k in keep]
-
-
-def _values(rewards: Any) -> list[float]:
-    return rewards.tolist() if hasattr(rewards, "tolist") else list(rewards)
+        truths = [None] * n
+    _score_into(tally, [k for k in range(n) if truths[k] is None], _resolve_reference, queries, prompts, labels,
+                None)
+    plain = [k for k in range(n) if truths[k] is not None]
+    if plain:
+        rule = _label_scoring(kwargs)
+        texts, scored = [], []
+        for k in plain:
+            try:
+                prompt = prompts[k] if prompts is not None and k < len(prompts) else None
+                texts.append(response_of(queries[k], prompt))
+                scored.append(k)
+            except Exception as e:  # noqa: BLE001 - never raise for one bad sample
+                tally.fail(k, labels[k], e)
+        for k, r in zip(scored, _score_plain_labels(texts, [truths[k] for k in scored], rule), strict=True):
+            tally.rewards[k] = r
+            tally.statuses[k] = "correct" if r == 1.0 else "incorrect"
+    return tally.pack()
 
 
 def make_openrlhf_dataset(environment: Any, num_tasks: int | None = None, *, conversational: bool = True,

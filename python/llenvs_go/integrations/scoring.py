@@ -124,6 +124,7 @@ _SPAN = struct.Struct("<q")
 #: The outcome of a scored item, in ``ScoringResults.statuses`` and ``metadata["status"]``.
 STATUSES = ("correct", "incorrect", "no_answer", "timeout", "error")
 _VERDICT = 255  # an answer was found and scored: correct or incorrect by its correctness
+_HAS_ERROR = bytes(1 if f & _native.ITEM_ERROR else 0 for f in range(256))  # for bytes.translate
 # LLENVS_ITEM_* flags -> the status's index, or _VERDICT (a table for bytes.translate).
 _FLAG_STATUS = bytes(3 if f & _native.ITEM_TIMEOUT else 4 if f & _native.ITEM_ERROR else
                      2 if not f & _native.ITEM_FOUND else _VERDICT for f in range(256))
@@ -651,6 +652,31 @@ class Scorer:
         """
         return self._run(task_indices, responses, rich=False)._totals
 
+    def outcomes(self, task_indices: Sequence[int], responses: Sequence[str]) -> tuple[list[float], list[str]]:
+        """The totals and every item's status (:data:`STATUSES`), without building results.
+
+        The path of reward functions that report timeouts and failures in
+        their framework's own way; unlike :meth:`totals` it gives no
+        warning, the statuses say which items were not scored.
+        """
+        results = self._run(task_indices, responses, rich=False, statuses=True)
+        return results._totals, results.statuses
+
+    def outcome(self, task_index: int, response: str) -> tuple[float, str]:
+        """One response's total and status: the single-item form of :meth:`outcomes`."""
+        one = self._one or self._one_path()
+        if one is None or type(response) is not str or type(task_index) is not int:
+            totals, statuses = self.outcomes((task_index,), (response,))
+            return totals[0], statuses[0]
+        c = self._call_one(one, task_index, response)
+        if c is None:  # not encodable as UTF-8: the batch path handles it
+            totals, statuses = self.outcomes((task_index,), (response,))
+            return totals[0], statuses[0]
+        d = c.doubles
+        names = one[2]
+        status = item_statuses(bytes((c.words[1] & 0xFF,)), [d[6 + j] for j in range(len(names))], names, (d[0],))
+        return d[0], status[0]
+
     # -- environments scored in Python: llenvs' reset + step -----------------
     def _score_python(self, task_index: int, response: str) -> ScoringResult:
         env = self.environment
@@ -679,7 +705,8 @@ class Scorer:
             results.append(r)
         return ScoringResults.of(results)
 
-    def _run(self, task_indices: Sequence[int], responses: Sequence[str], rich: bool) -> ScoringResults:
+    def _run(self, task_indices: Sequence[int], responses: Sequence[str], rich: bool,
+             statuses: bool = False) -> ScoringResults:
         if isinstance(responses, (str, bytes, bytearray)):
             raise TypeError(f"responses must be a sequence of str, got a {type(responses).__name__}; "
                             "wrap a single response in a list")
@@ -715,7 +742,11 @@ class Scorer:
         if columns is not None:
             columns.statuses = item_statuses(status, value_list, names, total_list)
         results = ScoringResults(total_list, value_list, names, columns)
-        if not rich and (b"\x02" in status or b"\x03" in status):  # LLENVS_ITEM_ERROR set
+        if statuses:
+            if columns is None:
+                results._statuses = item_statuses(status, value_list, names, total_list)
+            return results
+        if not rich and b"\x01" in status.translate(_HAS_ERROR):  # LLENVS_ITEM_ERROR set
             failed = [k for k in range(n) if flags[k] & _native.ITEM_ERROR]
             warnings.warn(ScoringFailureWarning(
                 f"{len(failed)} of {n} responses could not be scored and got 0.0 (first at position {failed[0]}); "

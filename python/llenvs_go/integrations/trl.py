@@ -60,8 +60,12 @@ def _column(value: Any, name: str, n: int) -> list[Any]:
     return value
 
 
+#: Statuses of samples that were not scored (see ``llenvs_go.integrations.scoring.STATUSES``).
+UNSCORED_STATUSES = ("timeout", "error")
+
+
 def _score(bound: BoundEnvironment, completions: Any, task_index: Any, task_indices: Any, ground_truth: Any,
-           env_reference: Any) -> list[float]:
+           env_reference: Any, unscored: float | None = None, log_metric: Any = None) -> list[float | None]:
     which = "task_index" if task_index is not None else "task_indices"
     indices = task_index if task_index is not None else task_indices
     if indices is None:
@@ -75,7 +79,20 @@ def _score(bound: BoundEnvironment, completions: Any, task_index: Any, task_indi
         truths = _column(ground_truth, "ground_truth", len(texts))
         if truths:
             _check_truths(bound, indices, truths)
-    return bound.scorer.totals(indices, texts)
+    totals, statuses = bound.scorer.outcomes(indices, texts)
+    if statuses.count("timeout") + statuses.count("error"):
+        out: list[float | None] = list(totals)
+        for k, status in enumerate(statuses):
+            if status in UNSCORED_STATUSES:
+                out[k] = unscored
+        if callable(log_metric):
+            for status in UNSCORED_STATUSES:
+                log_metric(f"llenvs/{status}", float(statuses.count(status)))
+        return out
+    if callable(log_metric):
+        for status in UNSCORED_STATUSES:
+            log_metric(f"llenvs/{status}", 0.0)  # every rank logs the same keys on every call
+    return totals
 
 
 def _check_references(bound: BoundEnvironment, references: list[Any]) -> None:
@@ -101,7 +118,8 @@ def _check_truths(bound: BoundEnvironment, indices: Sequence[int], truths: Seque
             bound.check_truth(i, truth)
 
 
-def make_trl_reward_fn(environment: Any, *, asynchronous: bool = False) -> Callable[..., list[float]]:
+def make_trl_reward_fn(environment: Any, *, asynchronous: bool = False,
+                       unscored: float | None = None) -> Callable[..., list[float | None]]:
     """A reward function for TRL's ``GRPOTrainer`` that scores completions against ``environment``'s tasks.
 
     It accepts TRL's real call (``prompts``, ``completions``,
@@ -120,23 +138,32 @@ def make_trl_reward_fn(environment: Any, *, asynchronous: bool = False) -> Calla
         asynchronous: return an ``async def`` (TRL awaits it on its event
             loop thread, concurrently with other async reward functions; the
             scoring runs in a worker thread).
+        unscored: the reward of a sample whose scoring timed out (a budget
+            reached) or failed. ``None`` (the default) is TRL's "no reward
+            for this sample": a completion every reward function gave None
+            is left out of its group's baseline and gets advantage 0, so the
+            model is never trained on a false 0. Give a number (e.g. 0.0) to
+            score such samples as wrong instead. When TRL passes
+            ``log_metric``, the counts are logged as ``llenvs/timeout`` and
+            ``llenvs/error`` on every call.
     """
     bound = BoundEnvironment(environment)
     name = f"{bound.name}_reward"
 
     def reward_func(prompts: Any = None, completions: Any = None, completion_ids: Any = None, *,
                     task_index: Any = None, task_indices: Any = None, ground_truth: Any = None,
-                    env_reference: Any = None, **kwargs: Any) -> list[float]:
+                    env_reference: Any = None, **kwargs: Any) -> list[float | None]:
         """One reward per completion (TRL's reward-function call)."""
-        return _score(bound, completions, task_index, task_indices, ground_truth, env_reference)
+        return _score(bound, completions, task_index, task_indices, ground_truth, env_reference, unscored,
+                      kwargs.get("log_metric"))
 
     if asynchronous:
         async def reward_func_async(prompts: Any = None, completions: Any = None, completion_ids: Any = None, *,
                                     task_index: Any = None, task_indices: Any = None, ground_truth: Any = None,
-                                    env_reference: Any = None, **kwargs: Any) -> list[float]:
+                                    env_reference: Any = None, **kwargs: Any) -> list[float | None]:
             """One reward per completion (TRL's reward-function call), scored in a worker thread."""
             return await asyncio.to_thread(_score, bound, completions, task_index, task_indices, ground_truth,
-                                           env_reference)
+                                           env_reference, unscored, kwargs.get("log_metric"))
 
         fn: Callable[..., Any] = reward_func_async
     else:

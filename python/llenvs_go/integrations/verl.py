@@ -86,11 +86,14 @@ def _score(bound: BoundEnvironment, solution_str: Any, ground_truth: Any, extra_
     text = solution_str if type(solution_str) is str else _text_of(solution_str)
     if not return_dict:
         return bound.scorer.total(i, text)
+    _, status = bound.scorer.outcome(i, text)
     r = bound.scorer.score(i, text)
     out = {"score": r.total}
     for name, value in r.signals.items():
         out[name] = 0.0 if value is None else value
     out["answer_found"] = 0.0 if r.extracted_answer is None else 1.0
+    out["llenvs/timeout"] = 1.0 if status == "timeout" else 0.0
+    out["llenvs/error"] = 1.0 if status == "error" else 0.0
     return out
 
 
@@ -102,9 +105,12 @@ def make_verl_reward_fn(environment: Any, *, return_dict: bool = False,
         environment: any single-turn environment with llenvs' protocol
             (``environment_registry.get(...)`` or one written in Python).
         return_dict: return ``{"score": total, <signal>: value, ...,
-            "answer_found": 0.0 | 1.0}`` instead of the total alone; every
+            "answer_found": 0.0 | 1.0, "llenvs/timeout": 0.0 | 1.0,
+            "llenvs/error": 0.0 | 1.0}`` instead of the total alone; every
             sample has the same numeric keys (veRL stacks them by the first
-            sample's keys).
+            sample's keys and logs their means). A sample whose scoring
+            timed out or failed has score 0.0 and its key at 1.0; in the
+            plain float form it is 0.0 with a ``ScoringFailureWarning``.
         asynchronous: return an ``async def``. veRL's reward-loop managers
             (``naive``, the default, ``dapo``, ``limited``) await an async
             function on their event loop instead of sending each call to a
