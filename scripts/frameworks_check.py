@@ -7,7 +7,8 @@ versions). Each check prints PASS or FAIL with what it ran; the exit status is t
   Qwen3 tokenizer, once with a conversational dataset and once with a standard one.
 - veRL: RLHFDataset loading our parquet, get_custom_reward_fn loading the shipped file (by path and
   pkg://), the reward-loop NaiveRewardManager and RemoteRewardManager (Ray actors, cloudpickle) scoring
-  a DataProto batch that mixes two environments.
+  a DataProto batch that mixes two environments, and the naive and legacy BatchRewardManager scoring a
+  user's own gsm8k/MATH-style parquet (no llenvs reference) exactly as veRL's default_compute_score.
 - OpenRLHF: PromptDataset on our JSONL, SingleTurnAgentExecutor loading the shipped reward file and
   executing samples against a stand-in engine, and the samples generator's own conversion of the results
   into Experiences, batched and split.
@@ -320,6 +321,63 @@ def verl_remote(tokenizer_dir: str, tmp: str) -> str:
     return f"{len(scores)} samples scored in {config.reward.num_workers} RewardComputeWorker actors: {scores}"
 
 
+def user_rows() -> tuple[list[dict[str, Any]], list[str]]:
+    """Rows as veRL's examples/data_preprocess scripts write them (no llenvs reference), and responses."""
+    rows, responses = [], []
+    for k in range(8):
+        answer = str(10 + k)
+        rows.append({"data_source": "openai/gsm8k", "ability": "math",
+                     "prompt": [{"role": "user", "content": f"What is {answer} - 0? Let's think step by step and "
+                                                            "output the final answer after \"####\"."}],
+                     "reward_model": {"style": "rule", "ground_truth": answer},
+                     "extra_info": {"split": "train", "index": k}})
+        responses.append(f"Easy. #### {answer}" if k % 2 else f"I think #### {k}")
+        rows.append({"data_source": "HuggingFaceH4/MATH-500" if k % 3 else "math_dapo", "ability": "math",
+                     "prompt": [{"role": "user", "content": f"Simplify {k}/2."}],
+                     "reward_model": {"style": "rule", "ground_truth": f"\\frac{{{k}}}{{2}}"},
+                     "extra_info": {"split": "test", "index": k}})
+        responses.append(f"So the answer is \\boxed{{\\frac{{{k}}}{{2}}}}" if k % 2 else
+                         f"Answer: {k + 1}")
+    return rows, responses
+
+
+@check("veRL naive and batch reward managers on a user's own parquet (routed by data_source)")
+def verl_user_rows(tokenizer_dir: str, tmp: str) -> str:
+    from omegaconf import OmegaConf
+    from transformers import AutoTokenizer
+    from verl.experimental.reward_loop.reward_manager.naive import NaiveRewardManager
+    from verl.trainer.ppo.reward import get_custom_reward_fn
+    from verl.utils.reward_score import default_compute_score
+    from verl.workers.reward_manager.batch import BatchRewardManager
+
+    from llenvs_go.integrations.verl import compute_score_batch, write_verl_parquet
+
+    rows, responses = user_rows()
+    write_verl_parquet(rows, os.path.join(tmp, "user.parquet"))
+    tokenizer = AutoTokenizer.from_pretrained(tokenizer_dir)
+    data = data_proto(tokenizer, rows, responses)
+    # veRL's own function is the judge: the same value for every sample, through each manager.
+    decoded = [tokenizer.decode(data.batch["responses"][i][:data.batch["attention_mask"][i, data.batch[
+        "prompts"].shape[-1]:].sum()], skip_special_tokens=True) for i in range(len(rows))]
+    want = [default_compute_score(r["data_source"], t, r["reward_model"]["ground_truth"], dict(r["extra_info"]))
+            for r, t in zip(rows, decoded, strict=True)]
+    want_scores = [w["score"] if isinstance(w, dict) else w for w in want]
+    config = OmegaConf.create({"reward": {"custom_reward_function": {
+        "path": "pkg://llenvs_go.integrations.verl_reward", "name": "compute_score_async"}, "num_workers": 2}})
+    manager = NaiveRewardManager(config=config, tokenizer=tokenizer, compute_score=get_custom_reward_fn(config))
+    naive = [o["reward_score"] for o in manager.loop.run_until_complete(score_batch(manager, data))]
+    assert naive == want_scores, (naive, want_scores)
+    batch = BatchRewardManager(tokenizer=tokenizer, num_examine=0, compute_score=compute_score_batch)
+    out = batch(data, return_dict=True)
+    got = out["reward_tensor"].sum(dim=-1).tolist()
+    assert got == [float(x) for x in want_scores], (got, want_scores)
+    own = compute_score_batch([r["data_source"] for r in rows], decoded, [r["reward_model"]["ground_truth"]
+                                                                         for r in rows], [{} for _ in rows])
+    assert own == want, (own, want)
+    return (f"{len(rows)} gsm8k/MATH-500/math_dapo rows without a reference: naive (compute_score_async) and "
+            f"batch (compute_score_batch) managers give veRL's own default_compute_score values {want_scores}")
+
+
 # -- OpenRLHF ----------------------------------------------------------------------------------------------
 def stub_vllm() -> list[str]:
     """Stand-ins for the vllm names openrlhf's samples generator imports at module level (vllm needs a GPU).
@@ -495,6 +553,7 @@ def main() -> int:
             verl_dataset(args.tokenizer, tmp)
             verl_naive(args.tokenizer, tmp)
             verl_remote(args.tokenizer, tmp)
+            verl_user_rows(args.tokenizer, tmp)
         if not only or "openrlhf" in only:
             openrlhf_run(args.tokenizer, tmp)
         if not only or "ray" in only:
