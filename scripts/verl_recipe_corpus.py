@@ -164,7 +164,7 @@ def gsm8k_row(rng: random.Random) -> dict[str, Any]:
     else:
         gt = rng.choice(["0", "1000", "1,000", "-0", "00", "3.50", "7", ".5"])
     uni = rng.random() < 0.25
-    kind = rng.choice(["correct", "correct", "commas", "wrong", "unboxed", "several", "clip", "clip",
+    kind = rng.choice(["correct", "correct", "commas", "wrong", "unboxed", "several", "clip", "clip", "clip_wide",
                        "odd", "empty", "dollar", "nospace", "trailing"])
     ans = gt
     if kind == "commas" and gt.lstrip("-").isdigit() and len(gt.lstrip("-")) > 3:
@@ -182,7 +182,8 @@ def gsm8k_row(rng: random.Random) -> dict[str, Any]:
     elif kind == "several":
         other = str(rng.randint(0, 999))
         first, second = (ans, other) if rng.random() < 0.5 else (other, ans)
-        sol = head + f"#### {first}\nwait, let me redo this.\n" + prose(rng, rng.randint(0, 20), uni) + f"\n#### {second}"
+        redo = prose(rng, rng.randint(0, 20), uni)
+        sol = head + f"#### {first}\nwait, let me redo this.\n{redo}\n#### {second}"
     elif kind == "clip":
         # "#### <answer>" placed so that the 300-code-point clip falls around it.
         tail = f"#### {ans}"
@@ -195,6 +196,12 @@ def gsm8k_row(rng: random.Random) -> dict[str, Any]:
         cut = len(sol) - 300 + rng.randint(-6, 6)
         if 0 < cut < len(sol) and rng.random() < 0.5:
             sol = sol[:cut] + tail + sol[cut:]
+    elif kind == "clip_wide":
+        # multibyte text after the answer: 300 code points reach much further back than 300 bytes
+        tail = f"#### {ans}"
+        k = 300 - len(tail) + rng.randint(-4, 4)
+        wide = "".join(rng.choice(["中", "é", "😀", "文", " ", "Ω"]) for _ in range(k))
+        sol = prose(rng, rng.randint(5, 60), uni) + " " + tail + wide
     elif kind == "odd":
         sol = head + rng.choice(["#### -" + ans, "#### --" + ans, "#### " + ans + ".", "#### .", "#### ,",
                                  "#### " + ans + ".5.2", "####\t" + ans, "#### ７２", "#### " + ans + ",000",
@@ -222,6 +229,10 @@ MATH_GT = [
     "0.25", "10/4", "07/2", "\\frac{a}{b}", "x\\in[0,1]", "\\sqrt{x^2+1}", "e^{i\\pi}", "中文", "ÿ",
     # fractions at CPython's int() digit limit (4300 digits), which decides whether "a/b" becomes \frac{a}{b}
     "\\frac{" + "1" * 4300 + "}{2}", "\\frac{" + "1" * 4301 + "}{2}",
+    # a "\frac" with a single character after it makes fix_fracs give up on the whole string
+    "\\frac12\\frac3", "\\frac1", "\\sqrt2\\frac1",
+    # a trailing "\frac" or "\sqrt" makes strip_string raise, and is_equiv compares the raw strings
+    "\\frac{1}{2}\\frac", "x\\sqrt",
 ]
 
 
@@ -260,6 +271,7 @@ def math_equivalent(rng: random.Random, gt: str) -> str:
         lambda s: s.replace("\\frac{", "").replace("}{", "/").replace("}", ""),
         lambda s: s.replace("/", "/-"),
         lambda s: s.replace("/", "/0"),
+        lambda s: re.sub(r"\\frac(\d)(\d)", r"\\frac{\1}{\2}", s),
     ]
     s = gt
     for _ in range(rng.randint(1, 2)):
@@ -302,14 +314,16 @@ def math_row(rng: random.Random) -> dict[str, Any]:
         sol = head + rng.choice([f"$\\boxed {a}$", f"\\boxed {a}", f"$\\boxed {a}$ and later \\boxed{{7}}",
                                  f"\\boxed{{{gt}}} then $\\boxed {a}$. Done", f"\\boxed  {a}$"])
     elif kind == "fbox":
-        sol = head + rng.choice([f"\\fbox{{{gt}}}", f"\\boxed\n{{{gt}}}", f"\\boxedx{{{gt}}}", f"\\boxed{{{gt}}}\\fbox{{1}}"])
+        sol = head + rng.choice([f"\\fbox{{{gt}}}", f"\\boxed\n{{{gt}}}", f"\\boxedx{{{gt}}}",
+                                 f"\\boxed{{{gt}}}\\fbox{{1}}"])
     elif kind == "broken":
         sol = head + rng.choice([f"\\boxed{{{gt}", f"\\boxed}}{{{gt}}}", f"\\boxed{{{gt}}}}}", "\\boxed{}", "\\boxed",
                                  f"\\boxed{{\\frac{{{gt}}}", f"\\boxed{{{gt}}}\\boxed{{"])
     elif kind == "empty":
         sol = rng.choice(["", " ", "\\boxed{}", "$$"])
     elif kind == "reasoning_boxes":
-        sol = head + f"Let $x=\\boxed{{{math_wrong(rng, gt)}}}$ be a guess. " + prose(rng, 30, uni) + " " + boxed(rng, gt)
+        guess = math_wrong(rng, gt)
+        sol = head + f"Let $x=\\boxed{{{guess}}}$ be a guess. " + prose(rng, 30, uni) + " " + boxed(rng, gt)
     else:
         sol = prose(rng, rng.randint(500, 3000), uni) + " so " + boxed(rng, rng.choice([gt, math_equivalent(rng, gt)]))
     if rng.random() < 0.2:
@@ -329,7 +343,8 @@ def dapo_answer_form(rng: random.Random, a: str) -> str:
         lambda s: s, lambda s: s, lambda s: f"${s}$", lambda s: f"\\boxed{{{s}}}", lambda s: f"{s} dollars",
         lambda s: f"x = {s}", lambda s: f"\\text{{{s}}}", lambda s: f"{s}.", lambda s: f"{s} units",
         lambda s: f"${s}$ and $7$", lambda s: s.replace("\\frac{1}{2}", "\\frac12"), lambda s: f"{s}^\\circ",
-        lambda s: f"\\textbf{{{s}}}", lambda s: f"\\overline{{{s}}}", lambda s: f"{int(s):,}" if s.isascii() and s.isdigit() else s,
+        lambda s: f"\\textbf{{{s}}}", lambda s: f"\\overline{{{s}}}",
+        lambda s: f"{int(s):,}" if s.isascii() and s.isdigit() else s,
         lambda s: f" {s} \u3000", lambda s: s + "\r", lambda s: f"an {s}", lambda s: f"\\mbox{{{s}}}",
         lambda s: f"\\boxed{{{s}}} \\boxed{{3}}", lambda s: f"\\sqrt{s}", lambda s: f"\\frac{s}3",
     ]
@@ -364,8 +379,9 @@ def dapo_row(rng: random.Random) -> dict[str, Any]:
         if rng.random() < 0.5:
             sol = prose(rng, 40, uni) + sol
     elif kind == "case":
-        sol = head + rng.choice(["AnſWER: ", "aNsWeR: ", "Answer\u00a0:\u00a0", "Answer\v:\x1c", "Answers: ",
-                                 "Answer\t:\t", "answer is: ", "Answer :", "Final answer: "]) + dapo_answer_form(rng, gt)
+        lead = rng.choice(["AnſWER: ", "aNsWeR: ", "Answer\u00a0:\u00a0", "Answer\v:\x1c", "Answers: ",
+                           "Answer\t:\t", "answer is: ", "Answer :", "Final answer: "])
+        sol = head + lead + dapo_answer_form(rng, gt)
     elif kind == "spaces":
         sol = head + rng.choice(["Answer:   ", "Answer: \n", "Answer:\n\n", "Answer: \t\n", "Answer:\u3000\n\n",
                                  "Answer:\n \n", f"Answer: \n{gt}", f"Answer:\n\n{gt}\n", "Answer: \x1c\n"])
@@ -399,6 +415,8 @@ def qa_variant(rng: random.Random, a: str) -> str:
         lambda s: s.replace(" ", "\u3000"), lambda s: f"«{s}»", lambda s: s.casefold(), lambda s: f"é{s}",
         lambda s: f"{s}s", lambda s: s.replace("a", "à"), lambda s: f"\"{s}\"", lambda s: s.replace(" ", "_"),
         lambda s: s.replace(" ", "-"), lambda s: f"the·{s}", lambda s: f"an\u2028{s}",
+        # an article glued to a non-ASCII letter is part of that word for Python's \b
+        lambda s: s + "the", lambda s: "a" + s, lambda s: s + " the", lambda s: s + "an",
     ]
     return rng.choice(ops)(a)
 
@@ -409,7 +427,8 @@ def search_r1_row(rng: random.Random) -> dict[str, Any]:
     uni = rng.random() < 0.3
     think = f"<think>{prose(rng, rng.randint(0, 60), uni)}</think>\n" if rng.random() < 0.8 else ""
     if rng.random() < 0.3:
-        think += f"<search>{prose(rng, 4, uni)}</search>\n<information>{prose(rng, rng.randint(5, 200), uni)}</information>\n"
+        info = prose(rng, rng.randint(5, 200), uni)
+        think += f"<search>{prose(rng, 4, uni)}</search>\n<information>{info}</information>\n"
     right = qa_variant(rng, rng.choice(targets))
     wrong = qa_variant(rng, rng.choice(rng.choice(QA)))
     kind = rng.choice(["correct", "correct", "correct", "wrong", "none", "unclosed", "several", "many_tags",
@@ -443,7 +462,50 @@ def search_r1_row(rng: random.Random) -> dict[str, Any]:
     return {"data_source": rng.choice(SOURCES["search_r1"]), "solution": sol, "ground_truth": {"target": target}}
 
 
-GENERATORS = {"gsm8k": gsm8k_row, "math_reward": math_row, "math_dapo": dapo_row, "search_r1": search_r1_row}
+# ---------------------------------------------------------------------------------------------
+# Token soup: random strings made of the pieces the rules react to, for the cases no template thought of
+
+SOUP = {
+    "gsm8k": ["#### ", "####", "#", " ", "-", "1", "72", ".", ",", "$", "\n", "中", "é", "x", "7,2"],
+    "math_reward": ["\\boxed", "\\boxed ", "\\boxed{", "\\fbox{", "{", "}", "$", " ", "\\frac", "\\dfrac", "\\sqrt",
+                    "1", "2", "/", ".", "=", "x", "\\text{ ", "\\text{", "\\left", "\\right", "^\\circ", "\\%",
+                    "\\$", "\\!", "\\\\", "\n", "-", "0", "中"],
+    "math_dapo": ["Answer", "answer", "ANSWER", "ſ", ":", " ", "\n", "\u3000", "\v", "$", "\\boxed{", "{", "}", "1",
+                  "2", ",", "=", "frac", "sqrt", "\\text{", "\\textbf{", "\\overline{", "an ", "a ", "units", "\\", "²",
+                  "[INVALID]", ".", "x"],
+    "search_r1": ["<answer>", "</answer>", " ", "the", "a", "an", "The", "Paris", "paris", ".", "_", "'", "中", "é",
+                  "\u00a0", "\n", "İ", "Σ", "x", "-"],
+}
+
+
+def soup(rng: random.Random, family: str, max_pieces: int) -> str:
+    return "".join(rng.choice(SOUP[family]) for _ in range(rng.randint(0, max_pieces)))
+
+
+def soup_row(rng: random.Random, family: str) -> dict[str, Any]:
+    sol = soup(rng, family, 40)
+    if rng.random() < 0.5:
+        sol = prose(rng, rng.randint(0, 120), rng.random() < 0.3) + sol
+    if family == "gsm8k":
+        gt = rng.choice(["72", "1", "-1", "7.2", "", "11"])
+    elif family == "search_r1":
+        gt = {"target": rng.choice([["Paris"], ["the Paris"], ["a"], [""], ["İ"], "paris", ["Σ", "x"]])}
+    else:
+        gt = soup(rng, family, 6) if rng.random() < 0.5 else rng.choice(["1", "12", "\\frac{1}{2}", "2", "x"])
+    return {"data_source": rng.choice(SOURCES[family]), "solution": sol, "ground_truth": gt}
+
+
+TEMPLATES = {"gsm8k": gsm8k_row, "math_reward": math_row, "math_dapo": dapo_row, "search_r1": search_r1_row}
+SOUP_SHARE = 0.15
+
+
+def _row(family: str, rng: random.Random) -> dict[str, Any]:
+    if rng.random() < SOUP_SHARE:
+        return soup_row(rng, family)
+    return TEMPLATES[family](rng)
+
+
+GENERATORS = {fam: (lambda rng, fam=fam: _row(fam, rng)) for fam in TEMPLATES}
 
 
 def make_corpus(n: int, seed: int) -> list[dict[str, Any]]:
