@@ -4,7 +4,9 @@ scripts/verl_recipe_corpus.py generates responses in the shapes veRL's data_prep
 (correct, equivalent, wrong, unboxed, several answers, long reasoning, answers at the 300-character clip,
 empty, unicode) and fills in what veRL's own modules return; ``go test ./recipes -run TestVerlCorpus``
 then requires the Go rules to return exactly that for every row (the whole dict for math_dapo).
-Until the rules are reachable through the C ABI this runs the Go side with ``go test``.
+``test_compute_score_agrees_with_verl_end_to_end`` scores the same corpus the way a user does, through
+``llenvs_go.integrations.verl.compute_score`` (one call per sample, as the naive manager calls it) and
+``compute_score_batch`` (the batch manager's call), across the C ABI.
 """
 
 from __future__ import annotations
@@ -22,10 +24,10 @@ import pytest
 REPO = pathlib.Path(__file__).resolve().parents[2]
 
 pytestmark = [
-    pytest.mark.skipif(shutil.which("go") is None, reason="needs the Go toolchain"),
     pytest.mark.skipif(importlib.util.find_spec("verl") is None,
                        reason="needs veRL's reward_score modules (pip install --no-deps verl==0.9.1)"),
 ]
+needs_go = pytest.mark.skipif(shutil.which("go") is None, reason="needs the Go toolchain")
 
 ROWS = 12000  # 3000 per family
 FAMILIES = ("gsm8k", "math_reward", "math_dapo", "search_r1")
@@ -52,6 +54,7 @@ def test_corpus_covers_every_family_and_verdict():
     assert seen["search_r1"] == {0.0, 0.25, 1.0}
 
 
+@needs_go
 def test_go_rules_agree_with_verl_on_generated_corpus(tmp_path):
     corpus = tmp_path / "corpus.jsonl"
     subprocess.run([sys.executable, str(REPO / "scripts" / "verl_recipe_corpus.py"), "--out", str(corpus),
@@ -66,3 +69,20 @@ def test_go_rules_agree_with_verl_on_generated_corpus(tmp_path):
     for fam, frac in counts.items():
         agree, total = map(int, frac.split("/"))
         assert agree == total == ROWS // 4, f"{fam}: {frac}"
+
+
+def test_compute_score_agrees_with_verl_end_to_end():
+    from llenvs_go.integrations.verl import compute_score, compute_score_batch
+
+    vc = _corpus_module()
+    rows = vc.make_corpus(4000, seed=11)
+    want = [vc.reference(r) for r in rows]
+    # veRL's own data_preprocess rows have extra_info {"split", "index"}; the naive manager calls per sample.
+    infos = [{"split": "train", "index": k} for k in range(len(rows))]
+    one = [compute_score(r["data_source"], r["solution"], r["ground_truth"], infos[k]) for k, r in enumerate(rows)]
+    batch = compute_score_batch([r["data_source"] for r in rows], [r["solution"] for r in rows],
+                                [r["ground_truth"] for r in rows], infos)
+    bad = [(r["data_source"], r["solution"][-80:], r["ground_truth"], o, w)
+           for r, o, w in zip(rows, one, want, strict=True) if o != w or type(o) is not type(w)]
+    assert not bad, bad[:5]
+    assert batch == want

@@ -79,10 +79,16 @@ def _truth_text(value: Any, k: int) -> str:
         return str(value)
     if hasattr(value, "tolist"):
         value = value.tolist()
-    try:
-        return json.dumps(value, ensure_ascii=False)
+    try:  # parquet gives numpy arrays inside dicts too ({"target": array([...])})
+        return json.dumps(value, ensure_ascii=False, default=_plain)
     except (TypeError, ValueError) as e:
         raise TypeError(f"ground_truths[{k}] must be a str or JSON data, got {type(value).__name__}") from e
+
+
+def _plain(value: Any) -> Any:
+    if hasattr(value, "tolist"):
+        return value.tolist()
+    raise TypeError(f"{type(value).__name__} is not JSON data")
 
 
 def _pack(texts: Sequence[str]) -> tuple[bytes, Any]:
