@@ -163,5 +163,32 @@ def score_sources(data_sources: Sequence[Any], solutions: Sequence[Any], ground_
 
 def default_compute_score(data_source: Any, solution_str: Any, ground_truth: Any, extra_info: Any = None,
                           **kwargs: Any) -> float | dict[str, Any]:
-    """veRL 0.9.1's ``default_compute_score`` for one sample, computed in Go: the same value and type."""
-    return score_sources((data_source,), (solution_str,), (ground_truth,)).value(0)
+    """veRL 0.9.1's ``default_compute_score`` for one sample, computed in Go: the same value and type.
+
+    The one-sample form of :func:`score_sources`: the three texts cross in
+    one buffer, with no per-batch lists.
+    """
+    family_of(data_source)
+    src = _text(data_source, "data_sources", 0).encode("utf-8", "surrogatepass")
+    sol = _text(solution_str, "solution_strs", 0).encode("utf-8", "surrogatepass")
+    gt = _truth_text(ground_truth, 0).encode("utf-8", "surrogatepass")
+    ffi = _native.ffi
+    buf = ffi.from_buffer(src + sol + gt)
+    offs = ffi.new("int64_t[6]", (0, len(src), 0, len(sol), 0, len(gt)))
+    score = ffi.new("double[1]")
+    codes = ffi.new("uint8_t[2]")  # status, flags
+    out = ffi.new("char **")
+    out_len = ffi.new("size_t *")
+    rc = _native.lib().llenvs_recipe_score_batch(buf, offs, buf + len(src), offs + 2, buf + len(src) + len(sol),
+                                                 offs + 4, 1, score, codes, codes + 1, out, out_len)
+    data = _native.take_buffer(out, out_len)
+    if rc != _native.OK:
+        _native.raise_for(rc, data)
+    if not data:
+        return score[0]
+    details = json.loads(data)
+    if codes[0] == 4 and details["reason"][0].endswith("is not built in"):
+        raise NotImplementedError(details["reason"][0])
+    if codes[1] & _FLAG_DICT:
+        return {"score": score[0], "acc": bool(codes[1] & _FLAG_ACC), "pred": details["pred"][0]}
+    return score[0]
