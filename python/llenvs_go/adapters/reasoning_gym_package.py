@@ -87,6 +87,9 @@ class PythonReasoningGymEnvironment(ReasoningGymEnvironment):
 
     backend = "python"
 
+    #: The worker job that scores answers when a timeout is set (a subclass may give its own).
+    score_answer_job: type[ScoreAnswer] = ScoreAnswer
+
     def __init__(self, config: dict[str, Any], **kwargs: Any):
         super().__init__(config, **kwargs)
         self._ds: Any = None
@@ -207,7 +210,7 @@ class PythonReasoningGymEnvironment(ReasoningGymEnvironment):
                 if job is None:
                     c = self._config
                     job = self._job = _deadline.SupervisedJob(
-                        ScoreAnswer(c["name"], self._size, c["seed"], dict(c.get("params", {}))),
+                        self.score_answer_job(c["name"], self._size, c["seed"], dict(c.get("params", {}))),
                         f"reasoning-gym's score_answer for {c['name']!r}")
         return job.run(items, timeout)
 
