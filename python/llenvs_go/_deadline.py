@@ -166,6 +166,7 @@ _FLOAT = struct.Struct("<BQd")
 _START, _RUN = b"S"[0], b"R"[0]  # to the worker: (sys.path, job), a batch of items
 _READY, _LOAD_FAILED, _BEGIN = b"K"[0], b"L"[0], b"B"[0]  # from the worker
 _VALUE_FLOAT, _VALUE, _ERROR, _RAISE = b"F"[0], b"P"[0], b"E"[0], b"X"[0]  # from the worker, one per item
+_GATHER = 0.0002  # seconds the caller lets replies gather after a wake-up
 _TIMED_OUT, _ENDED = object(), object()  # no frame: the deadline passed, the worker's pipe closed
 
 
@@ -300,8 +301,12 @@ class _Worker:
         except OSError:  # BrokenPipeError: the worker is gone
             return False
 
-    def frame(self, deadline: float) -> Any:
-        """The next frame (kind, payload offset, payload length), or _TIMED_OUT or _ENDED."""
+    def frame(self, deadline: float, gather: bool = False) -> Any:
+        """The next frame (kind, payload offset, payload length), or _TIMED_OUT or _ENDED.
+
+        With ``gather``, a wake-up waits a moment for more replies to arrive
+        (more items follow: one read then takes many).
+        """
         buf = self.buffer
         while True:
             pos = self.pos
@@ -316,6 +321,8 @@ class _Worker:
                 return _TIMED_OUT
             if not self.poller.poll(max(1, math.ceil(wait * 1000))):
                 continue
+            if gather:  # an item's deadline starts when its predecessor's reply is read: never shortened
+                time.sleep(_GATHER)
             try:
                 chunk = os.read(self.replies, 1 << 20)
             except BlockingIOError:
@@ -646,8 +653,9 @@ class SupervisedJob:
         buf = w.buffer
         monotonic = time.monotonic
         append = out.append
-        for _ in range(len(items)):
-            f = w.frame(monotonic() + timeout)
+        last = len(items) - 1
+        for k in range(len(items)):
+            f = w.frame(monotonic() + timeout, k < last)
             if f is _TIMED_OUT:
                 append(Outcome("timeout", f"timeout: {self.what} ran past {timeout:g} s on this item; the worker "
                                           "process running it was stopped"))
