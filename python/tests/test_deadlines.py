@@ -190,6 +190,17 @@ def test_an_environment_that_cannot_be_pickled_is_a_type_error():
     assert Scorer(env, timeout=None).score_batch([0], ["0"]).statuses == ["correct"]
 
 
+class CannotBeRebuilt(QEnvironment):
+    def __setstate__(self, state):
+        raise OSError("the data is not on this machine")
+
+
+def test_an_environment_that_cannot_be_rebuilt_in_the_worker_is_a_runtime_error():
+    with pytest.raises(RuntimeError, match="could not be set up in a worker process: OSError: the data") as e:
+        Scorer(CannotBeRebuilt(), timeout=1.0).score_batch([0], ["0"])
+    assert "timeout=None" in str(e.value)
+
+
 def test_timeout_values_and_the_environment_variable(monkeypatch):
     for bad in (0, -1, float("nan"), float("inf")):
         with pytest.raises(ValueError):
@@ -315,6 +326,25 @@ def test_works_in_a_spawned_process_and_leaves_no_worker():
         statuses, pids = pool.submit(_score_in_a_spawned_process, 0.5).result(timeout=120)
     assert statuses == ["correct", "timeout", "correct"] and pids
     assert _gone(pids)
+
+
+def _score_in_a_forked_child(scorer: Scorer, out: multiprocessing.Queue) -> None:
+    out.put((scorer.score_batch([0, 1], ["0", "sleep"]).statuses, _deadline.worker_pids()))
+
+
+def test_a_forked_child_leaves_the_parents_workers_alone():
+    scorer = Scorer(Misbehaving(), timeout=0.5)
+    scorer.score_batch([0], ["0"])
+    ours = scorer._steps.worker_pids()
+    ctx = multiprocessing.get_context("fork")
+    out = ctx.Queue()
+    child = ctx.Process(target=_score_in_a_forked_child, args=(scorer, out))
+    child.start()
+    statuses, theirs = out.get(timeout=60)
+    child.join(60)
+    assert statuses == ["correct", "timeout"] and not set(theirs) & set(ours)
+    assert all(_alive(p) for p in ours) and scorer.score_batch([2], ["2"]).statuses == ["correct"]
+    assert scorer._steps.worker_pids() == ours  # the same worker, untouched
 
 
 def test_no_nested_worker_inside_a_worker():
