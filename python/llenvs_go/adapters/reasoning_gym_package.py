@@ -5,6 +5,11 @@ dataset's own ``score_answer``; answer extraction and the other signals still
 run in Go, so an answer is extracted the same way whichever backend serves the
 task. Such environments report ``backend == "python"`` in their spec and in
 every ``ScoringResult``.
+
+``score_answer`` is third-party code with no budget of its own, so a Scorer
+runs it in a worker process with a deadline per item
+(:data:`llenvs_go._deadline.FALLBACK_TIMEOUT` seconds unless set otherwise;
+see :meth:`PythonReasoningGymEnvironment.score_correctness`).
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ import threading
 from collections.abc import Sequence
 from typing import Any
 
+from llenvs_go import _deadline
 from llenvs_go.adapters.reasoning_gym import ReasoningGymEnvironment
 from llenvs_go.core.environment import EnvironmentSpec
 
@@ -25,6 +31,46 @@ def ground_truth(entry: dict[str, Any]) -> str | None:
     """The ground truth of a reasoning-gym entry as a str; None when the task has none (``answer`` is None)."""
     answer = entry["answer"]
     return None if answer is None else str(answer)
+
+
+def _finite(value: Any) -> float:
+    v = float(value)
+    return v if math.isfinite(v) else 0.0
+
+
+class ScoreAnswer:
+    """reasoning-gym's own ``score_answer`` of one task's dataset, for a worker process.
+
+    Pickles as the dataset's parameters; ``prepare`` builds the dataset, and
+    each call scores one ``(task_index, answer)`` as
+    :meth:`PythonReasoningGymEnvironment.score_correctness` does in process.
+    """
+
+    def __init__(self, name: str, size: int, seed: Any, params: dict[str, Any]):
+        self.name, self.size, self.seed, self.params = name, size, seed, params
+        self._ds: Any = None
+        self._entries: dict[int, dict[str, Any]] = {}
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"name": self.name, "size": self.size, "seed": self.seed, "params": self.params}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__(**state)  # type: ignore[misc]
+
+    def prepare(self) -> None:
+        """Import reasoning-gym and build the dataset (before the first item's deadline starts)."""
+        import reasoning_gym
+
+        self._ds = reasoning_gym.create_dataset(self.name, size=self.size, seed=self.seed, **self.params)
+
+    def __call__(self, item: tuple[int, str]) -> float:
+        i, answer = item
+        e = self._entries.get(i)
+        if e is None:
+            if len(self._entries) >= _CACHE_LIMIT:
+                self._entries.clear()
+            e = self._entries[i] = self._ds[i]
+        return _finite(self._ds.score_answer(answer, e))
 
 
 def reasoning_gym_task_names() -> list[str]:
@@ -41,17 +87,22 @@ class PythonReasoningGymEnvironment(ReasoningGymEnvironment):
 
     backend = "python"
 
+    #: The worker job that scores answers when a timeout is set (a subclass may give its own).
+    score_answer_job: type[ScoreAnswer] = ScoreAnswer
+
     def __init__(self, config: dict[str, Any], **kwargs: Any):
         super().__init__(config, **kwargs)
         self._ds: Any = None
         self._ds_lock = threading.Lock()
         self._entries: dict[int, dict[str, Any]] = {}
+        self._job: _deadline.SupervisedJob | None = None
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         super().__setstate__(state)
         self._ds = None
         self._ds_lock = threading.Lock()
         self._entries = {}
+        self._job = None
 
     # -- the reasoning-gym dataset, built once per process ------------------
     @property
@@ -126,12 +177,42 @@ class PythonReasoningGymEnvironment(ReasoningGymEnvironment):
         return [float(self.dataset.score_answer(a, e)) for a in answers]
 
     def correctness(self, task_index: int, answer: str) -> float:
-        """``score_answer`` of an extracted answer, as a finite float (0.0 when it raises)."""
+        """``score_answer`` of an extracted answer, as a finite float (0.0 when it raises), in this process."""
         try:
-            v = float(self.dataset.score_answer(answer, self.entry(task_index)))
+            return _finite(self.dataset.score_answer(answer, self.entry(task_index)))
         except Exception:  # noqa: BLE001 - a scorer bug must not kill a training step
             return 0.0
-        return v if math.isfinite(v) else 0.0
+
+    def score_correctness(self, items: Sequence[tuple[int, str]], timeout: float | None) -> list[_deadline.Outcome]:
+        """reasoning-gym's ``score_answer`` of each ``(task_index, answer)``: an outcome per item, in order.
+
+        With ``timeout`` (seconds per item) the answers are scored in a worker
+        process that is stopped when an item runs past it: that item is
+        ``"timeout"``, and one that kills the worker ``"error"``. With None
+        (or inside a worker already) they are scored in this process. An
+        exception of ``score_answer`` is that item's ``"error"``; a value that
+        is not finite scores 0.0.
+        """
+        if not items:
+            return []
+        if timeout is None or _deadline.in_worker():
+            out = []
+            for i, answer in items:
+                try:
+                    out.append(_deadline.Outcome("ok", _finite(self.dataset.score_answer(answer, self.entry(i)))))
+                except Exception as e:  # noqa: BLE001 - one item's failure is that item's outcome
+                    out.append(_deadline.Outcome("error", f"{type(e).__name__}: {e}"))
+            return out
+        job = self._job
+        if job is None:
+            with self._ds_lock:
+                job = self._job
+                if job is None:
+                    c = self._config
+                    job = self._job = _deadline.SupervisedJob(
+                        self.score_answer_job(c["name"], self._size, c["seed"], dict(c.get("params", {}))),
+                        f"reasoning-gym's score_answer for {c['name']!r}")
+        return job.run(items, timeout)
 
     def _step(self, task_index: int, text: str | None) -> dict[str, Any]:
         from llenvs_go.integrations.scoring import native_scorer

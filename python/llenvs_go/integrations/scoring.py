@@ -8,6 +8,11 @@ are built only when an item is read.
 Any other environment with llenvs' ``Environment`` protocol (one written in
 Python, a subclass that overrides ``step``, a Go-backed one with Python reward
 functions) is scored as llenvs scores it: ``reset`` then ``step`` per response.
+
+Python code that scoring runs can be given a deadline per item: it then runs
+in a worker process that is killed when an item runs past it (``Scorer``'s
+``timeout``; ``llenvs_go._deadline``). reasoning-gym's own ``score_answer``
+for tasks without a Go port has one by default.
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ from dataclasses import dataclass
 from itertools import repeat
 from typing import Any, overload
 
-from llenvs_go import _native
+from llenvs_go import _deadline, _native
 from llenvs_go._native import ffi
 from llenvs_go.adapters.reasoning_gym_package import ground_truth
 from llenvs_go.core.native import NativeEnvironment
@@ -478,6 +483,35 @@ class ScoringResults(Sequence[ScoringResult]):
         return _lazy_result(self._totals[i], signals, columns.answer(i, columns.texts[i]), columns, i)
 
 
+class _PythonSteps:
+    """llenvs' ``reset`` + ``step`` of an environment scored in Python, one item at a time: a worker's job.
+
+    An item is ``(task_index, response, strict)``. What ``reset`` raises is
+    raised to the caller, as in process; what ``step`` raises is the item's
+    error, or raised too when ``strict`` (``Scorer.score``).
+    """
+
+    def __init__(self, environment: Any):
+        self.environment = environment
+
+    def __call__(self, item: tuple[Any, Any, bool]) -> ScoringResult:
+        task_index, text, strict = item
+        env = self.environment
+        try:
+            state, _ = env.reset(options={"task_index": task_index})
+        except Exception as e:  # noqa: BLE001 - raised in the caller
+            raise _deadline.Propagate(e) from None
+        try:
+            r = result_from_step(env.step(state, Action.from_text(text)))
+        except Exception as e:
+            if strict:
+                raise _deadline.Propagate(e) from None
+            raise
+        if "status" not in r.metadata:
+            r.metadata["status"] = status_of(r)
+        return r
+
+
 class Scorer:
     """Scores responses with a single-turn environment's own reward computation.
 
@@ -487,9 +521,29 @@ class Scorer:
             indices. A Go-backed environment from ``environment_registry``
             is scored in Go, in bulk; any other is scored as llenvs scores
             it, ``reset(options={"task_index": i})`` then ``step``.
+        timeout: seconds per item that the Python code of scoring may run:
+            an environment written in Python (its ``reset`` and ``step``),
+            Python reward functions of a Go-backed one, and reasoning-gym's
+            own ``score_answer`` for tasks without a Go port. With a number
+            that code runs in a worker process that is killed when an item
+            runs past it; the item is then ``"timeout"`` (total 0.0, the
+            reason in ``metadata["error"]``), one that kills the worker
+            ``"error"``, and the rest are scored. The environment is pickled
+            (with cloudpickle when installed) once, here, and the worker
+            scores that copy. None scores in this process, without a
+            deadline, as llenvs does. ``"default"``: the
+            ``LLENVS_GO_PYTHON_TIMEOUT`` environment variable when set
+            (seconds, or ``none``), else 10 s for reasoning-gym's
+            ``score_answer`` and None for the rest. Go's own signals have
+            their own budgets and never need a worker.
+
+    Raises:
+        TypeError: the environment is multi-turn or has no task indices, or a
+            timeout is set and the environment (scored in Python) cannot be
+            pickled; that message names the part that does not pickle.
     """
 
-    def __init__(self, environment: Any):
+    def __init__(self, environment: Any, timeout: _deadline.Timeout = _deadline.DEFAULT):
         spec = require_environment(environment, "Scorer", need_len=False)
         if spec.is_multi_turn:
             raise TypeError(
@@ -505,6 +559,35 @@ class Scorer:
         self._names_cache: list[str] | None = None
         self._native_path: bool | None = None
         self._one: tuple[Any, int, list[str]] | None = None
+        self._set_timeout(_deadline.check_timeout(timeout))
+        if self._python_timeout is not None and not self._native:
+            self._steps_job()  # an environment that cannot be pickled is a TypeError now, not at the first batch
+
+    def _set_timeout(self, timeout: _deadline.Timeout) -> None:
+        self._timeout = timeout
+        self._python_timeout = _deadline.resolve_timeout(timeout, fallback=False)
+        self._fallback_timeout = _deadline.resolve_timeout(timeout, fallback=True)
+        if _deadline.in_worker():  # the caller's deadline already holds for everything run here
+            self._python_timeout = self._fallback_timeout = None
+        self._steps: _deadline.SupervisedJob | None = None
+
+    @property
+    def timeout(self) -> float | None:
+        """Seconds per item the Python code of this Scorer may run before its worker is stopped (None: in this
+        process, without a deadline; also for an environment scored entirely in Go)."""
+        if not self._native:
+            return self._python_timeout
+        return self._fallback_timeout if self.environment.backend == "python" else None
+
+    def _steps_job(self) -> _deadline.SupervisedJob:
+        # The worker job of an environment scored in Python (made once: the copy the workers score).
+        job = self._steps
+        if job is None:
+            env = self.environment
+            name = getattr(getattr(env, "spec", None), "name", None)
+            what = f"the environment {name!r} ({type(env).__name__})" if name else f"the {type(env).__name__}"
+            job = self._steps = _deadline.SupervisedJob(_PythonSteps(env), what, blame=(env, "environment"))
+        return job
 
     @property
     def _native(self) -> bool:
@@ -532,7 +615,7 @@ class Scorer:
         # Rebuilt without touching the library: a worker that cannot use it
         # (a forked child) then fails on first use, where the error reaches
         # the caller, rather than while unpickling.
-        return (_rebuild_scorer, (self.environment,))
+        return (_rebuild_scorer, (self.environment, self._timeout))
 
     @property
     def signal_names(self) -> list[str]:
@@ -586,11 +669,16 @@ class Scorer:
 
     def total(self, task_index: int, response: str) -> float:
         """The total reward of one response: the cheapest single-item path (a reward function
-        called once per sample). A response that cannot be scored gets 0.0 and a
-        :class:`ScoringFailureWarning`."""
+        called once per sample). A response that cannot be scored (or that ran past its
+        timeout) gets 0.0 and a :class:`ScoringFailureWarning`."""
         one = self._one or self._one_path()
         if one is None or type(response) is not str or type(task_index) is not int:
-            return self._score_general(task_index, response).total
+            r = self._score_general(task_index, response)
+            if one is None and r.metadata.get("status") in ("timeout", "error"):
+                warnings.warn(ScoringFailureWarning(
+                    f"the response to task {task_index} could not be scored ({r.metadata['status']}) and got 0.0; "
+                    "Scorer.score reports why in metadata['error']"), stacklevel=2)
+            return r.total
         c = self._call_one(one, task_index, response)
         if c is None:  # not encodable as UTF-8: the batch path handles it
             return self._run((task_index,), (response,), rich=False)._totals[0]
@@ -679,9 +767,16 @@ class Scorer:
 
     # -- environments scored in Python: llenvs' reset + step -----------------
     def _score_python(self, task_index: int, response: str) -> ScoringResult:
-        env = self.environment
-        state, _ = env.reset(options={"task_index": task_index})
-        r = result_from_step(env.step(state, Action.from_text(response)))
+        if self._python_timeout is not None:
+            return self._from_outcome(self._steps_job().run([(task_index, response, True)], self._python_timeout)[0])
+        token = _deadline.passing_on(self._timeout) if self._timeout is None else None
+        try:
+            env = self.environment
+            state, _ = env.reset(options={"task_index": task_index})
+            r = result_from_step(env.step(state, Action.from_text(response)))
+        finally:
+            if token is not None:
+                _deadline.stop_passing_on(token)
         if "status" not in r.metadata:
             r.metadata["status"] = status_of(r)
         return r
@@ -691,19 +786,42 @@ class Scorer:
         texts = list(responses)
         if len(idx) != len(texts):
             raise ValueError(f"task_indices and responses must have the same length, got {len(idx)} and {len(texts)}")
+        if self._python_timeout is not None:
+            if not idx:
+                return ScoringResults.of([])
+            outcomes = self._steps_job().run([(i, t, False) for i, t in zip(idx, texts, strict=True)],
+                                             self._python_timeout)
+            return ScoringResults.of([self._from_outcome(o) for o in outcomes])
+        token = _deadline.passing_on(self._timeout) if self._timeout is None else None
+        try:
+            return ScoringResults.of([self._step_here(i, text) for i, text in zip(idx, texts, strict=True)])
+        finally:
+            if token is not None:
+                _deadline.stop_passing_on(token)
+
+    def _step_here(self, task_index: Any, text: Any) -> ScoringResult:
+        # One item of a batch scored in this process, as llenvs scores it.
         env = self.environment
-        results = []
-        for i, text in zip(idx, texts, strict=True):
-            state, _ = env.reset(options={"task_index": i})
-            try:
-                r = result_from_step(env.step(state, Action.from_text(text)))
-            except Exception as e:  # noqa: BLE001 - one item's failure is that item's result
-                r = ScoringResult(total=0.0, signals=dict.fromkeys(self._names, 0.0), extracted_answer=None,
-                                  metadata={"error": f"{type(e).__name__}: {e}"})
-            if "status" not in r.metadata:
-                r.metadata["status"] = status_of(r)
-            results.append(r)
-        return ScoringResults.of(results)
+        state, _ = env.reset(options={"task_index": task_index})
+        try:
+            r = result_from_step(env.step(state, Action.from_text(text)))
+        except Exception as e:  # noqa: BLE001 - one item's failure is that item's result
+            r = self._failed(f"{type(e).__name__}: {e}", None)
+        if "status" not in r.metadata:
+            r.metadata["status"] = status_of(r)
+        return r
+
+    def _failed(self, reason: str, status: str | None) -> ScoringResult:
+        """The result of an item whose scoring failed or ran past its timeout: total 0.0 and the reason."""
+        metadata: dict[str, Any] = {"error": reason}
+        if status is not None:
+            metadata["status"] = status
+        return ScoringResult(total=0.0, signals=dict.fromkeys(self._names, 0.0), extracted_answer=None,
+                             metadata=metadata)
+
+    def _from_outcome(self, outcome: _deadline.Outcome) -> ScoringResult:
+        status, value = outcome
+        return value if status == "ok" else self._failed(value, status)
 
     def _run(self, task_indices: Sequence[int], responses: Sequence[str], rich: bool,
              statuses: bool = False) -> ScoringResults:
@@ -732,11 +850,12 @@ class Scorer:
         python_backend = env.backend == "python"
         data = self._call(idx, texts, totals, values, flags, rich or python_backend)
         columns = None
+        python_failed = False
         if data:
             columns = _Columns(data, texts, names, list(task_indices), env.backend,
                                (lambda i: ground_truth(env.entry(i))) if python_backend else None)
             if python_backend:
-                self._python_correctness(columns, totals, values)
+                python_failed = self._python_correctness(columns, totals, values, flags)
         status = ffi.buffer(flags, n)[:]
         total_list, value_list = ffi.unpack(totals, n), ffi.unpack(values, n * len(names))
         if columns is not None:
@@ -746,23 +865,37 @@ class Scorer:
             if columns is None:
                 results._statuses = item_statuses(status, value_list, names, total_list)
             return results
-        if not rich and b"\x01" in status.translate(_HAS_ERROR):  # LLENVS_ITEM_ERROR set
+        if not rich and (python_failed or b"\x01" in status.translate(_HAS_ERROR)):  # LLENVS_ITEM_ERROR set
             failed = [k for k in range(n) if flags[k] & _native.ITEM_ERROR]
             warnings.warn(ScoringFailureWarning(
                 f"{len(failed)} of {n} responses could not be scored and got 0.0 (first at position {failed[0]}); "
                 "Scorer.score_batch reports why in its errors"), stacklevel=3)
         return results
 
-    def _python_correctness(self, columns: _Columns, totals: Any, values: Any) -> None:
-        # Tasks without a native port: Go extracted the answers, reasoning-gym scores them.
+    def _python_correctness(self, columns: _Columns, totals: Any, values: Any, flags: Any) -> bool:
+        # Tasks without a native port: Go extracted the answers, reasoning-gym scores them (in a worker with a
+        # deadline per item unless the timeout is None). An item that ran past it or failed is flagged as the
+        # library flags its own, with total 0.0 and the reason; True when there is one.
         k = len(self._names)
         j = self._names.index("correctness")
         weight = self.environment.signal_specs[j]["weight"]
-        for i, answer in enumerate(columns.answers(columns.texts)):
-            if answer is not None:
-                c = self.environment.correctness(columns.indices[i], answer)
-                values[i * k + j] = c
-                totals[i] += c * weight
+        found = [(i, answer) for i, answer in enumerate(columns.answers(columns.texts)) if answer is not None]
+        indices = columns.indices
+        outcomes = self.environment.score_correctness([(indices[i], a) for i, a in found], self._fallback_timeout)
+        failed: dict[int, str] = {}
+        for (i, _), (status, value) in zip(found, outcomes, strict=True):
+            if status == "ok":
+                values[i * k + j] = value
+                totals[i] += value * weight
+            else:
+                flags[i] |= _native.ITEM_ERROR | (_native.ITEM_TIMEOUT if status == "timeout" else 0)
+                totals[i] = 0.0
+                for s in range(k):
+                    values[i * k + s] = 0.0
+                failed[i] = value
+        if failed:
+            columns.errors().update(failed)
+        return bool(failed)
 
     def _call(self, idx: Any, texts: tuple, totals: Any, values: Any, flags: Any, rich: bool) -> bytes:
         n = len(texts)
@@ -807,12 +940,13 @@ class Scorer:
                                                 int(rich), out, out_len)
 
 
-def _rebuild_scorer(environment: Any) -> Scorer:
+def _rebuild_scorer(environment: Any, timeout: _deadline.Timeout = _deadline.DEFAULT) -> Scorer:
     scorer = Scorer.__new__(Scorer)
     scorer.environment = environment
     scorer._names_cache = None
     scorer._native_path = None
     scorer._one = None
+    scorer._set_timeout(timeout)  # resolved here, in the process that uses it (its LLENVS_GO_PYTHON_TIMEOUT)
     return scorer
 
 
