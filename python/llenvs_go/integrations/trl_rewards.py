@@ -9,7 +9,7 @@ functions read the answer exactly as TRL configures math-verify (the
 solution with ``parse``'s defaults; the completion with LaTeX only, a
 ``\\boxed{}`` first, no answer without an anchor, units dropped,
 ``extraction_mode="first_match"``) and compare with ``verify``'s defaults,
-through :mod:`llenvs_go.math_verify`: one call into Go for the whole batch.
+through :mod:`llenvs_go.math_verify`, the whole batch at once.
 
 What differs from TRL, on purpose:
 
@@ -68,44 +68,37 @@ def _score(contents: Sequence[Any], solutions: list[Any], log_extra: Callable[[s
            rewards: list[float | None], rows: list[int]) -> list[float | None]:
     """Math-verifies ``contents[i]`` against ``solutions[i]`` for each ``i`` in ``rows``, into ``rewards``.
 
-    Rows not in ``rows`` keep their reward (and log as TRL logs an
-    incomplete reasoning).
+    The rows' rewards are None on entry; the others keep theirs (and log as
+    TRL logs an incomplete reasoning). Two calls into Go: one parses each
+    distinct solution (a GRPO batch repeats each one per generation) and
+    tells which parse to nothing, one parses and compares the completions.
     """
     # A solution that is not a str parses to nothing in math-verify (it catches the TypeError): None.
-    rows = [i for i in rows if isinstance(solutions[i], str)]
-    golds = [solutions[i] for i in rows]
-    # A content that is not a str parses to nothing: 0.0 (unless its solution is skipped).
-    texts = [c if isinstance(c, str) else "" for c in (contents[i] for i in rows)]
-    if log_extra is None:
-        verdicts, reasons = mv.verify_batch(golds, texts, extraction_config=ANSWER_EXTRACTION,
-                                            gold_extraction_config=GOLD_EXTRACTION, return_reasons=True,
-                                            pred_extraction_mode="first_match")
-        # "no answer" is the gold's or the prediction's, "gold: ..." a gold past a budget: which golds parse to nothing?
-        unsure = list(dict.fromkeys(g for g, r in zip(golds, reasons, strict=True)
-                                    if r == "no answer" or r.startswith("gold:")))
-        empty = {g for g, p in zip(unsure, mv.parse_batch(unsure, GOLD_EXTRACTION), strict=True) if not p} \
-            if unsure else set()
-        for i, g, v in zip(rows, golds, verdicts, strict=True):
-            if g not in empty:
-                rewards[i] = 1.0 if v else 0.0
-        return rewards
-
+    golds = [solutions[i] if isinstance(solutions[i], str) else "" for i in rows]
     distinct = list(dict.fromkeys(golds))
     parsed = dict(zip(distinct, mv.parse_batch(distinct, GOLD_EXTRACTION), strict=True))
     keep = [k for k, g in enumerate(golds) if parsed[g]]
-    gold_lists = [parsed[golds[k]] for k in keep]
-    answers = mv.parse_batch([texts[k] for k in keep], ANSWER_EXTRACTION, extraction_mode="first_match")
-    verdicts = mv.verify_batch(gold_lists, answers)
-    gold_strs = ["[incomplete reasoning]" if r is not None else "[unparseable]" for r in rewards]
-    answer_strs = ["[incomplete reasoning]" if r is not None else "[skipped]" for r in rewards]
-    for k, g, a, v in zip(keep, gold_lists, answers, verdicts, strict=True):
-        i = rows[k]
-        rewards[i] = 1.0 if v else 0.0
-        gold_strs[i] = _display(g)
-        answer_strs[i] = _display(a) if a else "[unparseable]"
-    log_extra("solution", list(solutions))
-    log_extra("gold_parsed", gold_strs)
-    log_extra("answer_parsed", answer_strs)
+    gold_values = [parsed[golds[k]] for k in keep]
+    # A content that is not a str parses to nothing: 0.0.
+    texts = [c if isinstance(c, str) else "" for c in (contents[rows[k]] for k in keep)]
+    # Completions cross as text (parsed in Go) unless their parsed answers are to be logged.
+    answers: list[Any] = texts if log_extra is None else \
+        mv.parse_batch(texts, ANSWER_EXTRACTION, extraction_mode="first_match")
+    verdicts = mv.verify_batch(gold_values, answers, extraction_config=ANSWER_EXTRACTION,
+                               pred_extraction_mode="first_match")
+    for k, v in zip(keep, verdicts, strict=True):
+        rewards[rows[k]] = 1.0 if v else 0.0
+    if log_extra is not None:
+        gold_strs = ["[incomplete reasoning]"] * len(solutions)
+        answer_strs = ["[incomplete reasoning]"] * len(solutions)
+        for i in rows:
+            gold_strs[i], answer_strs[i] = "[unparseable]", "[skipped]"
+        for k, g, a in zip(keep, gold_values, answers, strict=True):
+            gold_strs[rows[k]] = _display(g)
+            answer_strs[rows[k]] = _display(a) if a else "[unparseable]"
+        log_extra("solution", list(solutions))
+        log_extra("gold_parsed", gold_strs)
+        log_extra("answer_parsed", answer_strs)
     return rewards
 
 
@@ -120,7 +113,8 @@ def accuracy_reward(
     1.0 or 0.0 per completion, or ``None`` where the solution has no
     answer math-verify can find (TRL skips such examples). The completion's
     answer must be LaTeX: a ``\boxed{}`` (tried first) or an anchored answer
-    ("the final answer is $...$"). The whole batch is one call into Go.
+    ("the final answer is $...$"). The batch takes two calls into Go: its
+    distinct solutions, then its completions.
 
     Args:
         completions: one completion per row: a list of messages (the first
@@ -153,7 +147,7 @@ def reasoning_accuracy_reward(
     The answer is read after the last occurrence of the first delimiter of
     ``reasoning_delimiters`` that the completion contains; a completion that
     contains none scores 0.0 (incomplete reasoning), whatever its solution.
-    Otherwise as :func:`accuracy_reward`, ``None`` included. One call into Go.
+    Otherwise as :func:`accuracy_reward`, ``None`` included.
 
     Args:
         completions: one completion per row: a list of messages (the first
