@@ -3,8 +3,8 @@
 Builds one GRPO generation batch of MATH-style completions (default 512 prompts x 16
 samples = 8,192 conversational completions of a few hundred tokens of reasoning each,
 answers mostly in ``\\boxed{}``, some right, some equal in another form, some wrong, some
-unboxed, a few with an unparsable solution) and times, end to end (the call that returns
-the list of rewards), in each repeat:
+unboxed, a few with an unparsable solution; a fresh batch per repeat) and times, end to end
+(the call that returns the list of rewards), in each repeat:
 
 - ``trl.rewards.accuracy_reward`` (TRL 1.16.0 on the math-verify package), as called
   directly (``log_extra=None``) and as ``GRPOTrainer`` calls it (with a ``log_extra``);
@@ -110,50 +110,60 @@ def main() -> None:
     ap.add_argument("--trl-repeats", type=int, default=3, help="repeats of TRL's calls (a minute or more each)")
     args = ap.parse_args()
 
-    completions, solutions = make_batch(args.prompts, args.samples)
-    n = len(completions)
-    chars = sum(len(c[0]["content"]) for c in completions) / n
-    print(f"{n} completions ({args.prompts} prompts x {args.samples}), {chars:.0f} characters on average "
-          f"(~{chars / 4:.0f} tokens)")
-
-    mine: dict[bool, list[float]] = {False: [], True: []}
-    mine_rewards: dict[bool, list[Any]] = {}
-    ours.accuracy_reward(completions[:64], solutions[:64])  # load the library
-    for _ in range(args.repeats):
-        for log in (False, True):
-            t, mine_rewards[log] = timed(ours.accuracy_reward, completions, solutions, log)
-            mine[log].append(t)
-    assert mine_rewards[False] == mine_rewards[True]
-    print(f"llenvs_go accuracy_reward, direct call:  {spread(mine[False])}  = "
-          f"{statistics.median(mine[False]) / n * 1e6:.1f} us per completion")
-    print(f"llenvs_go accuracy_reward, with log_extra: {spread(mine[True])}")
-
     try:
         from trl.rewards import accuracy_reward as trl_accuracy_reward
     except ImportError:
+        trl_accuracy_reward = None
         print("trl (with math-verify) is not installed: timing llenvs_go only")
-        return
     logging.disable(logging.WARNING)
-    theirs: dict[bool, list[float]] = {False: [], True: []}
-    theirs_rewards: list[Any] = []
-    for r in range(args.trl_repeats):
-        for log in (False, True):
-            t, rewards = timed(trl_accuracy_reward, completions, solutions, log)
-            theirs[log].append(t)
-            theirs_rewards = rewards
-            print(f"  TRL repeat {r + 1}/{args.trl_repeats}, {'with' if log else 'without'} log_extra: {t:.1f} s",
-                  flush=True)
-    print(f"TRL accuracy_reward, direct call:      {spread(theirs[False])}  = "
-          f"{statistics.median(theirs[False]) / n * 1e3:.2f} ms per completion")
-    print(f"TRL accuracy_reward, with log_extra:   {spread(theirs[True])}")
 
-    same = sum(a == b and (a is None) == (b is None) for a, b in zip(theirs_rewards, mine_rewards[False], strict=True))
-    print(f"rewards identical: {same}/{n} ({100 * same / n:.2f}%); None: TRL {theirs_rewards.count(None)}, "
-          f"llenvs_go {mine_rewards[False].count(None)}")
+    warm_c, warm_s = make_batch(4, 4, seed=0)  # load each library and its grammars before timing
+    ours.accuracy_reward(warm_c, warm_s)
+    if trl_accuracy_reward is not None:
+        trl_accuracy_reward(warm_c, warm_s)
+    mine: dict[bool, list[float]] = {False: [], True: []}
+    theirs: dict[bool, list[float]] = {False: [], True: []}
+    same = total = nones = 0
+    trl_repeats = args.trl_repeats if trl_accuracy_reward is not None else 0
+    # A fresh batch per repeat and per way of calling (as in training: math-verify caches what it parsed), each
+    # batch scored by both libraries.
+    n = args.prompts * args.samples
+    for r in range(max(args.repeats, trl_repeats)):
+        for log in (False, True):
+            completions, solutions = make_batch(args.prompts, args.samples, seed=11 + 2 * r + log)
+            if r == 0 and not log:
+                chars = sum(len(c[0]["content"]) for c in completions) / n
+                print(f"{n} completions per batch ({args.prompts} prompts x {args.samples}), {chars:.0f} characters "
+                      f"on average (~{chars / 4:.0f} tokens)", flush=True)
+            mine_rewards: list[Any] = []
+            if r < args.repeats:
+                t, mine_rewards = timed(ours.accuracy_reward, completions, solutions, log)
+                mine[log].append(t)
+            if r < trl_repeats:
+                assert trl_accuracy_reward is not None
+                t, rewards = timed(trl_accuracy_reward, completions, solutions, log)
+                theirs[log].append(t)
+                print(f"  TRL repeat {r + 1}/{trl_repeats}, {'with' if log else 'without'} log_extra: {t:.1f} s",
+                      flush=True)
+                if mine_rewards:
+                    same += sum(a == b and (a is None) == (b is None)
+                                for a, b in zip(rewards, mine_rewards, strict=True))
+                    total += n
+                    nones += rewards.count(None)
+
+    print(f"llenvs_go accuracy_reward, direct call:     {spread(mine[False])}  = "
+          f"{statistics.median(mine[False]) / n * 1e6:.1f} us per completion")
+    print(f"llenvs_go accuracy_reward, with log_extra:  {spread(mine[True])}")
+    if not trl_repeats:
+        return
+    print(f"TRL accuracy_reward, direct call:           {spread(theirs[False])}  = "
+          f"{statistics.median(theirs[False]) / n * 1e3:.2f} ms per completion")
+    print(f"TRL accuracy_reward, with log_extra:        {spread(theirs[True])}")
+    if total:
+        print(f"rewards identical: {same}/{total} ({100 * same / total:.2f}%), {nones} of TRL's are None")
     print("ratios (TRL median / llenvs_go median):")
     for log, label in ((False, "direct call (log_extra=None)"), (True, "as GRPOTrainer calls it (log_extra)")):
         print(f"  {label:38s} {statistics.median(theirs[log]) / statistics.median(mine[log]):8.1f}x")
-
 
 if __name__ == "__main__":
     main()
