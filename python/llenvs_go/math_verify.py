@@ -330,14 +330,17 @@ def verify_batch(
     extraction_config: Sequence[ExtractionTarget] = _DEFAULT_EXTRACTION,
     gold_extraction_config: Sequence[ExtractionTarget] | None = None,
     return_reasons: bool = False,
+    pred_extraction_mode: Literal["first_match", "any_match"] = "any_match",
 ) -> list[bool] | tuple[list[bool], list[str]]:
     """``verify(parse(gold), parse(pred))`` for every pair, in one call into Go (in parallel).
 
     Each gold and pred is either a text (a ``str``, parsed here with ``extraction_config``;
     golds with ``gold_extraction_config``, by default the same) or what :func:`parse`
     returns (a list). Unlike :func:`verify`, a plain ``str`` is parsed, not compared as
-    text. Returns one bool per pair, and with ``return_reasons`` also one reason per pair
-    ("equal", "not equal", "no answer", "over budget: ...").
+    text. ``pred_extraction_mode`` is :func:`parse`'s ``extraction_mode`` for preds given
+    as text (golds are parsed with ``"any_match"``, parse's default). Returns one bool per
+    pair, and with ``return_reasons`` also one reason per pair ("equal", "not equal",
+    "no answer", "over budget: ...").
     """
     if isinstance(golds, (str, bytes)) or isinstance(preds, (str, bytes)):
         raise TypeError("verify_batch takes lists of texts or parsed answers; use verify for one pair")
@@ -352,9 +355,9 @@ def verify_batch(
 
     g_items = [pack(x, f"golds[{i}]") for i, x in enumerate(golds)]
     p_items = [pack(x, f"preds[{i}]") for i, x in enumerate(preds)]
-    pred_cfg = _config_json(extraction_config, "first_match", "any_match")
-    gold_cfg = pred_cfg if gold_extraction_config is None else _config_json(gold_extraction_config, "first_match",
-                                                                             "any_match")
+    pred_cfg = _config_json(extraction_config, "first_match", pred_extraction_mode)
+    gold_cfg = _config_json(extraction_config if gold_extraction_config is None else gold_extraction_config,
+                            "first_match", "any_match")
     opts = _options(float_rounding, numeric_precision, strict, allow_set_relation_comp, reasons=return_reasons,
                     gold_extraction=gold_cfg, pred_extraction=pred_cfg)
     gbuf, goffs = _pack(g_items)

@@ -27,6 +27,7 @@ from llenvs_go.integrations._references import (
     same_environment,
 )
 from llenvs_go.integrations.dataset_provider import DatasetProvider
+from llenvs_go.integrations.trl_rewards import accuracy_reward, reasoning_accuracy_reward, think_format_reward
 from llenvs_go.integrations.trl_rollout import make_trl_rollout_fn
 
 _UNSET: Any = object()
@@ -35,7 +36,8 @@ _UNSET: Any = object()
 TRL_KEYWORDS = frozenset({"prompts", "completions", "completion_ids", "trainer_state", "log_extra", "log_metric",
                           "environments", "environment"})
 
-__all__ = ["TRL_KEYWORDS", "EnvironmentMismatchError", "make_trl_dataset", "make_trl_reward_fn", "make_trl_rollout_fn"]
+__all__ = ["TRL_KEYWORDS", "EnvironmentMismatchError", "accuracy_reward", "make_trl_dataset", "make_trl_reward_fn",
+           "make_trl_rollout_fn", "reasoning_accuracy_reward", "think_format_reward"]
 
 
 def _texts(completions: Any) -> list[str] | tuple[str, ...]:
