@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import multiprocessing as mp
+import re
 
 import pytest
 
@@ -81,6 +82,31 @@ def test_prompt_template_without_question_is_refused():
 
     with pytest.raises(ValueError, match=r"prompt_template 'Answer carefully\.' has no \{question\} field"):
         environment_registry.get(name="leg_counting", size=5, seed=1, prompt_template="Answer carefully.")
+
+
+@pytest.mark.parametrize(("template", "what"), [
+    ("{question:>100000000}", r"the field \{question\} has a format spec :>100000000"),
+    ("Q: {question!r}", r"the field \{question\} has a conversion !r"),
+    ("{question!s:^9}", r"conversion !s and format spec :\^9"),
+    ("{question.upper}", r"has a field \{question.upper\}: the only field is \{question\}"),
+    ("{question[0]} {question}", r"has a field \{question\[0\]\}"),
+])
+def test_format_specs_and_conversions_in_prompt_templates_are_refused(template, what):
+    # Found under attack: prompt_template="{question:>100000000}" was accepted and made every item 100 MB.
+    named = rf"prompt_template {re.escape(repr(template))}.*{what}"
+    with pytest.raises(ValueError, match=named):
+        environment_registry.get(name="leg_counting", size=5, seed=1, prompt_template=template)
+    with pytest.raises(ValueError, match=named):
+        environment_registry.get(name=[{"problem": "1+1", "solution": "2"}], adapter="huggingface",
+                                 prompt_template=template)
+    with pytest.raises(ValueError, match=named):
+        environment_registry.get(name="guess_number", adapter="native", size=5, seed=1, prompt_template=template)
+    with pytest.raises(ValueError, match=named):
+        EnvironmentConfig(name="leg_counting", prompt_template=template)
+    from llenvs_go.core.native import NativeEnvironment
+
+    with pytest.raises(ValueError, match=named):
+        NativeEnvironment({"name": "leg_counting", "adapter": "reasoning_gym"}, prompt_template=template)
 
 
 def test_a_mistyped_system_prompt_name_is_refused():

@@ -14,6 +14,7 @@ from typing import Any
 
 from llenvs_go.adapters.reasoning_gym import _UNSUPPORTED
 from llenvs_go.core.extraction import GoExtractor, extractor_settings
+from llenvs_go.core.prompts import check_prompt_template
 
 
 @dataclass
@@ -177,6 +178,8 @@ class EnvironmentConfig:
             raise ValueError(f"EnvironmentConfig.size must be positive, got {self.size}")
         if not isinstance(self.params, dict):
             raise TypeError(f"EnvironmentConfig.params must be a mapping, got {type(self.params).__name__}")
+        if self.prompt_template is not None:
+            check_prompt_template(self.prompt_template)
         if self.iterative is not None:
             self.iterative = as_iterative_config(self.iterative)
 
