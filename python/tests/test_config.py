@@ -23,7 +23,7 @@ def test_missing_name_and_bad_types():
         EnvironmentConfig.from_dict({"seed": 1})
     with pytest.raises(TypeError, match="seed must be an int"):
         EnvironmentConfig(name="leg_counting", seed="42")  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="size must be positive"):
+    with pytest.raises(ValueError, match="size must be a positive integer from 1 to 2\\*\\*40"):
         EnvironmentConfig(name="leg_counting", size=0)
 
 

@@ -31,6 +31,7 @@ from typing import Any
 from llenvs_go import _native
 from llenvs_go._native import ffi
 from llenvs_go.core.extraction import GoExtractor, extractor_settings
+from llenvs_go.core.limits import check_size
 from llenvs_go.core.native import NativeEnvironment
 from llenvs_go.core.prompts import check_prompt_template, resolve_system_prompt
 
@@ -638,7 +639,7 @@ class HuggingFaceAdapter:
                 "answer_extractors" not in kwargs:
             answer_extractor = chosen.answer_extractor
         config: dict[str, Any] = {"name": display if in_memory else source, "adapter": self.name}
-        size = _check_size(size)
+        size = check_size(size)
         seed = _check_seed(seed)
         if size is not None:
             config["size"] = size
@@ -788,17 +789,6 @@ def _check_params(params: dict[str, Any]) -> None:
             exc.kind, exc.key, exc.valid = "not_found", value, valid  # type: ignore[attr-defined]
             exc.suggestion = near[0] if near else None  # type: ignore[attr-defined]
             raise exc
-
-
-def _check_size(size: Any) -> int | None:
-    if size is None:
-        return None
-    if isinstance(size, bool) or not hasattr(size, "__index__"):
-        raise TypeError(f"size must be an int, got {type(size).__name__}")
-    size = operator.index(size)
-    if size <= 0:
-        raise ValueError(f"size must be a positive int, got {size}")
-    return size
 
 
 def _check_seed(seed: Any) -> int | None:

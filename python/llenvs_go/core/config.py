@@ -14,6 +14,7 @@ from typing import Any
 
 from llenvs_go.adapters.reasoning_gym import _UNSUPPORTED
 from llenvs_go.core.extraction import GoExtractor, extractor_settings
+from llenvs_go.core.limits import check_size
 from llenvs_go.core.prompts import check_prompt_template
 
 
@@ -174,8 +175,7 @@ class EnvironmentConfig:
             v = getattr(self, key)
             if v is not None and (isinstance(v, bool) or not isinstance(v, int)):
                 raise TypeError(f"EnvironmentConfig.{key} must be an int or None, got {type(v).__name__}")
-        if self.size is not None and self.size <= 0:
-            raise ValueError(f"EnvironmentConfig.size must be positive, got {self.size}")
+        check_size(self.size, "EnvironmentConfig.size")
         if not isinstance(self.params, dict):
             raise TypeError(f"EnvironmentConfig.params must be a mapping, got {type(self.params).__name__}")
         if self.prompt_template is not None:
