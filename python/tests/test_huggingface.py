@@ -485,3 +485,18 @@ def test_environment_config_builds_a_dataset_environment():
                  size=4, seed=2)
     assert [env.reset(options={"task_index": i})[0].observation.prompt for i in range(4)] == \
         [direct.reset(options={"task_index": i})[0].observation.prompt for i in range(4)]
+
+
+# -- found under attack ----------------------------------------------------------------
+
+def test_a_lone_surrogate_in_rows_names_the_row_and_column():
+    # Found under attack: the adapter raised the codec's UnicodeEncodeError.
+    data = [{"problem": "1+1", "solution": "2"}, {"problem": "what is x\ud800?", "solution": "3"}]
+    with pytest.raises(ValueError, match=r"rows\[1\]\['problem'\] holds a lone surrogate \('\\ud800' at position 9 "
+                                         r"of 'what is x\\ud800\?'\); a lone surrogate is not valid UTF-8") as info:
+        get(data)
+    assert not isinstance(info.value, UnicodeError)
+    with pytest.raises(ValueError, match=r"rows\[0\]\['meta'\] holds a lone surrogate"):
+        get([{"problem": "q", "solution": "1", "meta": [{"k": "ok"}, {"k": "\udfff"}]}], metadata_columns=["meta"])
+    with pytest.raises(ValueError, match=r"rows\[0\]: the column name 'x\\udc80' holds a lone surrogate"):
+        get([{"problem": "q", "solution": "1", "x\udc80": 1}])

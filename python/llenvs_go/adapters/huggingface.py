@@ -216,9 +216,53 @@ def rows_table(rows: Sequence[Any], what: str = "rows") -> Any:
             raise TypeError(f"{what}[{k}] is a {type(r).__name__}; each row must be a dict of column -> value")
     try:
         return pa.Table.from_pylist(list(rows))
+    except UnicodeEncodeError:  # a lone surrogate: not UTF-8, so not in an Arrow string
+        raise ValueError(_surrogate_message(rows, what)) from None
     except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError, OverflowError) as e:  # Overflow: an int past 64 bits
         raise ValueError(f"{what}: the rows cannot form a table ({e}); each column must hold values of one type "
                          "(all str for the question and answer columns)") from None
+
+
+def _unencodable(value: Any) -> tuple[str, int] | None:
+    """The first str in ``value`` (nested in lists and dicts too) that is not valid UTF-8, and where its first
+    lone surrogate is."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as e:
+            return value, e.start
+        return None
+    if isinstance(value, dict):
+        for k, v in value.items():
+            found = _unencodable(k) or _unencodable(v)
+            if found:
+                return found
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            found = _unencodable(v)
+            if found:
+                return found
+    return None
+
+
+def _surrogate_message(rows: Sequence[Any], what: str) -> str:
+    """The ValueError message for rows that hold a lone surrogate: which row and column, and where in the text."""
+    fix = ("a lone surrogate is not valid UTF-8 and cannot be stored in an Arrow table; fix the text, e.g. "
+           "text.encode('utf-8', 'replace').decode('utf-8')")
+    for k, r in enumerate(rows):
+        for col, v in r.items():
+            if _unencodable(col):
+                return f"{what}[{k}]: the column name {col!r} holds a lone surrogate; {fix}"
+            found = _unencodable(v)
+            if found:
+                text, pos = found
+                return (f"{what}[{k}][{col!r}] holds a lone surrogate ({text[pos]!r} at position {pos} of "
+                        f"{_short(text)}); {fix}")
+    return f"{what}: the rows hold text that is not valid UTF-8; {fix}"
+
+
+def _short(text: str) -> str:
+    return repr(text) if len(text) <= 40 else f"{text[:37]!r}... ({len(text)} characters)"
 
 
 def dataset_table(ds: Any) -> Any:
