@@ -161,6 +161,15 @@ def test_thread_count_from_the_environment_is_checked(value):
     assert out.stdout.strip() == "loaded 3", (out.stdout, out.stderr)
 
 
+def test_doctor_reports_a_bad_thread_count():
+    pytest.importorskip("click")
+    env = {**os.environ, "LLENVS_GO_THREADS": "100000"}
+    out = subprocess.run([sys.executable, "-m", "llenvs_go", "doctor"], env=env, capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 1, (out.stdout, out.stderr)
+    assert "NOT LOADED: LLENVS_GO_THREADS must be an integer from 1 to" in out.stdout, out.stdout
+
+
 def test_unknown_adapter_lists_available():
     from llenvs_go.core.registry import environment_registry
 
