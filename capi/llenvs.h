@@ -77,6 +77,10 @@
 
 int32_t llenvs_abi_version(void);
 void llenvs_free(void *p);
+/* llenvs_set_max_procs: n <= 0 returns GOMAXPROCS unchanged; 1 <= n <=
+ * max(64, 4 * the CPUs the process may use) (llenvs_call "info" gives it as
+ * "max_procs_limit") sets it and returns the previous value; a larger n
+ * changes nothing and returns LLENVS_ERR_INVALID. */
 int32_t llenvs_set_max_procs(int32_t n);
 int64_t llenvs_live_handles(int32_t kind);
 int32_t llenvs_call(const char *method, const char *req, size_t req_len, char **out, size_t *out_len);

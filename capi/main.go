@@ -138,6 +138,27 @@ func reply(v any, out **C.char, outLen *C.size_t) C.int32_t {
 	return statusOK
 }
 
+// maxProcsLimit is the most OS threads llenvs_set_max_procs lets run Go
+// code at once: 4 per CPU the process may use, and at least 64. Far more
+// than that only costs memory (a P per thread) and, past the Go runtime's
+// 10,000-thread limit, ends the process with "thread exhaustion".
+func maxProcsLimit() int {
+	return max(64, 4*runtime.NumCPU())
+}
+
+// setMaxProcs is llenvs_set_max_procs: n <= 0 only queries; 1 <= n <=
+// maxProcsLimit() sets GOMAXPROCS and returns the previous value; a larger n
+// changes nothing and returns statusInvalid.
+func setMaxProcs(n int) int {
+	if n > maxProcsLimit() {
+		return statusInvalid
+	}
+	if n < 0 {
+		n = 0
+	}
+	return runtime.GOMAXPROCS(n)
+}
+
 //export llenvsgo_set_max_procs
 func llenvsgo_set_max_procs(n C.int32_t) (rc C.int32_t) {
 	defer func() {
@@ -145,7 +166,7 @@ func llenvsgo_set_max_procs(n C.int32_t) (rc C.int32_t) {
 			rc = statusPanic
 		}
 	}()
-	return C.int32_t(runtime.GOMAXPROCS(int(n)))
+	return C.int32_t(setMaxProcs(int(n)))
 }
 
 //export llenvsgo_live_handles
@@ -161,7 +182,7 @@ func llenvsgo_call(method *C.char, req *C.char, reqLen C.size_t, out **C.char, o
 	switch m := C.GoString(method); m {
 	case "info":
 		return reply(map[string]any{"abi_version": 4, "go_version": runtime.Version(), "json": codecName, // LLENVS_ABI_VERSION in llenvs.h
-			"max_procs": runtime.GOMAXPROCS(0), "num_cpu": runtime.NumCPU(), "test_hooks": len(testHooks) > 0}, out, outLen)
+			"max_procs": runtime.GOMAXPROCS(0), "max_procs_limit": maxProcsLimit(), "num_cpu": runtime.NumCPU(), "test_hooks": len(testHooks) > 0}, out, outLen)
 	case "list_environments":
 		return reply(core.ListEnvironments(), out, outLen)
 	case "extract":

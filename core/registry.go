@@ -30,6 +30,18 @@ type EnvConfig struct {
 	Iterative map[string]any `json:"iterative"`
 }
 
+// MaxSize is the most tasks an environment may have (EnvConfig.Size).
+const MaxSize = 1 << 40
+
+// CheckSize refuses a size outside [1, MaxSize] with an error that names the
+// environment, the range and the value.
+func CheckSize(name string, size int64) error {
+	if size <= 0 || size > MaxSize {
+		return fmt.Errorf("%s: size must be a positive integer from 1 to 2**40 (%d), got %d", name, int64(MaxSize), size)
+	}
+	return nil
+}
+
 // DecodeEnvConfig strictly decodes a configuration mapping.
 func DecodeEnvConfig(raw map[string]any) (EnvConfig, error) {
 	c := EnvConfig{Adapter: "reasoning_gym", AnswerExtractor: "tag_based"}

@@ -113,6 +113,13 @@ func TestVersionThreadsAndInfo(t *testing.T) {
 	if got := lib.setMaxProcs(prev); got != 1 {
 		t.Errorf("set_max_procs did not stick: got %d", got)
 	}
+	// Past max(64, 4*NumCPU) the call is refused and changes nothing.
+	if got := lib.setMaxProcs(100_000); got != -1 {
+		t.Errorf("set_max_procs(100000) = %d, want LLENVS_ERR_INVALID", got)
+	}
+	if got := lib.setMaxProcs(0); got != prev {
+		t.Errorf("a refused set_max_procs changed GOMAXPROCS to %d (was %d)", got, prev)
+	}
 	var out unsafe.Pointer
 	var n uintptr
 	if rc := lib.call("info", nil, 0, &out, &n); rc != 0 {
@@ -121,6 +128,9 @@ func TestVersionThreadsAndInfo(t *testing.T) {
 	var info map[string]any
 	if err := json.Unmarshal([]byte(take(out, n)), &info); err != nil || info["abi_version"] != float64(4) {
 		t.Errorf("info = %v, %v", info, err)
+	}
+	if limit, _ := info["max_procs_limit"].(float64); limit < 64 {
+		t.Errorf("info max_procs_limit = %v, want at least 64", info["max_procs_limit"])
 	}
 }
 

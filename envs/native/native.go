@@ -70,8 +70,8 @@ func New(cfg core.EnvConfig) (core.Environment, error) {
 func SizeSeed(cfg core.EnvConfig) (size int, seed int64, err error) {
 	size = DefaultSize
 	if cfg.Size != nil {
-		if *cfg.Size <= 0 || *cfg.Size > 1<<40 {
-			return 0, 0, fmt.Errorf("%s: size must be a positive integer, got %d", cfg.Name, *cfg.Size)
+		if err := core.CheckSize(cfg.Name, *cfg.Size); err != nil {
+			return 0, 0, err
 		}
 		size = int(*cfg.Size)
 	}

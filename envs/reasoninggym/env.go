@@ -75,8 +75,8 @@ func NewEnv(cfg core.EnvConfig) (*Env, error) {
 	if cfg.Size != nil {
 		size = *cfg.Size
 	}
-	if size <= 0 || size > 1<<40 {
-		return nil, fmt.Errorf("%s: size must be a positive integer, got %d", cfg.Name, size)
+	if err := core.CheckSize(cfg.Name, size); err != nil {
+		return nil, err
 	}
 	var seed int64
 	if cfg.Seed != nil {

@@ -5,7 +5,7 @@ Import paths mirror llenvs: ``llenvs_go.core.registry.environment_registry``,
 (``Scorer``, ``DatasetProvider``).
 """
 
-from llenvs_go._native import InternalError, TaskIndexError, UnknownNameError, set_threads
+from llenvs_go._native import InternalError, TaskIndexError, UnknownNameError, max_threads, set_threads
 from llenvs_go._version import __version__
 
-__all__ = ["InternalError", "TaskIndexError", "UnknownNameError", "__version__", "set_threads"]
+__all__ = ["InternalError", "TaskIndexError", "UnknownNameError", "__version__", "max_threads", "set_threads"]

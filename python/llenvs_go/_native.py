@@ -240,9 +240,13 @@ def _load() -> Any:
         handle.llenvs_set_python_api(*[ffi.cast("void *", a) for a in addr])
         threads = os.environ.get("LLENVS_GO_THREADS")
         if threads:
-            if not threads.strip().isdigit() or int(threads) < 1:
-                raise ValueError(f"LLENVS_GO_THREADS must be a positive integer, got {threads!r}")
-            handle.llenvs_set_max_procs(int(threads))
+            limit = max_threads()
+            text = threads.strip()
+            if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= limit:
+                raise ValueError(f"LLENVS_GO_THREADS must be an integer from 1 to {limit} (max(64, 4 * the "
+                                 f"{_cpus()} CPUs this process may use)), got {threads!r}")
+            if handle.llenvs_set_max_procs(int(text)) < 0:
+                raise ValueError(f"LLENVS_GO_THREADS={threads!r} was refused by the library (more than it allows)")
         _loaded_pid = os.getpid()
         _lib = handle
         return handle
@@ -491,14 +495,47 @@ def live_handles(kind: int = KIND_ALL) -> int:
     return int(lib().llenvs_live_handles(kind))
 
 
+def _cpus() -> int:
+    """The CPUs this process may run on (what Go's runtime.NumCPU counts on Linux)."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):  # not Linux
+        return os.cpu_count() or 1
+
+
+def max_threads() -> int:
+    """The largest value :func:`set_threads` and ``LLENVS_GO_THREADS`` accept: ``max(64, 4 * CPUs)``.
+
+    More threads than that only cost memory, and past the Go runtime's limit
+    of 10,000 threads the process ends with "thread exhaustion". The library
+    enforces the same bound, on the CPUs it counted at start-up.
+    """
+    return max(64, 4 * _cpus())
+
+
 def set_threads(n: int) -> int:
     """Set how many OS threads run Go code at once (GOMAXPROCS); returns the previous value.
 
     Environment variables set from Python after start-up do not reach the Go
     runtime, so this is the way to size it (e.g. to a worker's CPU share).
-    ``n <= 0`` only queries.
+    ``n`` is an int from 1 to :func:`max_threads` (``max(64, 4 * CPUs)``);
+    ``0`` only queries. Anything else is a TypeError (not an int: a bool, a
+    float, a str) or a ValueError naming the range.
     """
-    return int(lib().llenvs_set_max_procs(int(n)))
+    if isinstance(n, bool) or not isinstance(n, int):
+        raise TypeError(f"set_threads takes an int (0 to query, or 1 to {max_threads()}), "
+                        f"got {type(n).__name__} {n!r}")
+    limit = max_threads()
+    if not 0 <= n <= limit:
+        raise ValueError(f"set_threads: n must be from 1 to {limit} (max(64, 4 * the {_cpus()} CPUs this process "
+                         f"may use); 0 only queries), got {n}")
+    prev = int(lib().llenvs_set_max_procs(n))
+    if prev < 0:
+        # The library counts its CPUs once, at start-up; the affinity may have shrunk since.
+        info = call("info")
+        raise ValueError(f"set_threads: n must be from 1 to {info.get('max_procs_limit')} (the library's bound, "
+                         f"for the {info.get('num_cpu')} CPUs it counted at start-up), got {n}")
+    return prev
 
 
 def tokenizer_new(tokenizer_json: bytes) -> tuple[int, dict[str, Any]]:

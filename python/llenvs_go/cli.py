@@ -584,7 +584,7 @@ def _doctor_report() -> tuple[dict[str, Any], list[str]]:
     if lib.get("path"):
         try:
             handle = _native.lib()
-        except (ImportError, OSError, RuntimeError) as e:
+        except (ImportError, OSError, RuntimeError, ValueError) as e:  # ValueError: a bad LLENVS_GO_THREADS
             lib["loaded"] = False
             lib["error"] = str(e)
         else:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 
 import pytest
 
@@ -118,6 +121,53 @@ def test_thread_count_setter():
     finally:
         _native.set_threads(prev)
     assert _native.set_threads(0) == prev
+
+
+def test_thread_count_is_bounded_and_an_int():
+    # Found under attack: set_threads(100_000) ended the process with "thread exhaustion" at the next call,
+    # 2**31 raised OverflowError and 1.5 silently set 1.
+    limit = _native.max_threads()
+    assert limit == max(64, 4 * len(os.sched_getaffinity(0)))
+    prev = _native.set_threads(0)
+    for bad in (limit + 1, 100_000, 10**6, 2**31, 2**100, -1):
+        with pytest.raises(ValueError, match=rf"from 1 to {limit}.*got {bad}"):
+            _native.set_threads(bad)
+    for bad in (1.5, True, "4", None, 4.0):
+        with pytest.raises(TypeError, match=r"set_threads takes an int \(0 to query, or 1 to \d+\)"):
+            _native.set_threads(bad)
+    assert _native.set_threads(0) == prev
+    # The library refuses too (defence in depth), and changes nothing.
+    assert _native.lib().llenvs_set_max_procs(100_000) == _native.ERR_INVALID
+    assert _native.lib().llenvs_set_max_procs(0) == prev
+    assert _native.call("info")["max_procs_limit"] == limit
+    try:
+        assert _native.set_threads(limit) == prev
+    finally:
+        _native.set_threads(prev)
+
+
+@pytest.mark.parametrize("value", ["100000", "1.5", "-2", "0", "4x", "\u0664"])
+def test_thread_count_from_the_environment_is_checked(value):
+    code = ("import llenvs_go\nfrom llenvs_go import _native\n"
+            "try:\n    _native.lib()\nexcept ValueError as e:\n    print('refused:', e)\n"
+            "else:\n    print('loaded', _native.set_threads(0))\n")
+    env = {**os.environ, "LLENVS_GO_THREADS": value}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("refused: LLENVS_GO_THREADS must be an integer from 1 to "
+                                 f"{_native.max_threads()}"), out.stdout
+    env["LLENVS_GO_THREADS"] = " 3 "
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
+    assert out.stdout.strip() == "loaded 3", (out.stdout, out.stderr)
+
+
+def test_doctor_reports_a_bad_thread_count():
+    pytest.importorskip("click")
+    env = {**os.environ, "LLENVS_GO_THREADS": "100000"}
+    out = subprocess.run([sys.executable, "-m", "llenvs_go", "doctor"], env=env, capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 1, (out.stdout, out.stderr)
+    assert "NOT LOADED: LLENVS_GO_THREADS must be an integer from 1 to" in out.stdout, out.stdout
 
 
 def test_unknown_adapter_lists_available():

@@ -114,7 +114,7 @@ def test_show_config_file(tmp_path, suffix):
 @pytest.mark.parametrize(("args", "message"), [
     (["show", "leg_countin"], "did you mean 'leg_counting'"),
     (["show", "leg_counting", "max_animal=3"], "max_animals"),
-    (["show", "leg_counting", "size=-4"], "size must be positive"),
+    (["show", "leg_counting", "size=-4"], "size must be a positive integer from 1 to 2**40"),
     (["show", "leg_counting", "novalue"], "expected key=value"),
     (["show", "leg_counting", "--config", "/nonexistent/cfg.json"], "cannot read --config"),
     (["show", "leg_counting", "--index", "99999"], "--index 99999"),

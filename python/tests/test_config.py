@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from llenvs_go.core.config import EnvironmentConfig
@@ -23,7 +25,7 @@ def test_missing_name_and_bad_types():
         EnvironmentConfig.from_dict({"seed": 1})
     with pytest.raises(TypeError, match="seed must be an int"):
         EnvironmentConfig(name="leg_counting", seed="42")  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="size must be positive"):
+    with pytest.raises(ValueError, match="size must be a positive integer from 1 to 2\\*\\*40"):
         EnvironmentConfig(name="leg_counting", size=0)
 
 
@@ -84,3 +86,17 @@ def test_signature_shows_the_fields():
     assert EnvironmentConfig.__init__.__qualname__ == "EnvironmentConfig.__init__"  # the generated one
     with pytest.raises(TypeError, match="'judge' is an llenvs option"):
         EnvironmentConfig(name="leg_counting", judge={})
+
+
+def test_yaml_python_tags_and_bad_yaml_are_value_errors_naming_the_line(tmp_path):
+    # Found under attack: a !!python/object tag surfaced as yaml's own ConstructorError.
+    yaml = pytest.importorskip("yaml")
+    p = tmp_path / "evil.yaml"
+    p.write_text("name: leg_counting\nseed: 1\nparams: !!python/object/apply:os.system ['true']\n")
+    with pytest.raises(ValueError, match=rf"{re.escape(str(p))}, line 3, column 9: .*python/object/apply:os.system"
+                                         r".*never tags that build Python objects") as info:
+        EnvironmentConfig.from_yaml(p)
+    assert not isinstance(info.value, yaml.YAMLError)
+    p.write_text("name: leg_counting\nseed: [1\n")
+    with pytest.raises(ValueError, match=rf"{re.escape(str(p))}, line 3, column 1: not valid YAML"):
+        EnvironmentConfig.from_yaml(p)

@@ -43,13 +43,17 @@ def test_arrow_rows_match_reasoning_gym():
     assert ds["ground_truth"] == [str(ref[i]["answer"]) for i in range(200)]
 
 
-def test_provider_system_prompt_and_python_formatting():
-    env = environment_registry.get(name="leg_counting", size=20, seed=1, prompt_template="{question!r}")
+def test_provider_system_prompt_and_a_template_conversion():
+    # A conversion or format spec in the template is refused (see test_user_errors.py); a plain template and
+    # a system prompt given to the provider build the same rows on both paths.
+    with pytest.raises(ValueError, match=r"conversion !r"):
+        environment_registry.get(name="leg_counting", size=20, seed=1, prompt_template="{question!r}")
+    env = environment_registry.get(name="leg_counting", size=20, seed=1, prompt_template="<{question}>")
     provider = DatasetProvider(env, system_prompt="Be brief.")
-    ds = provider.to_hf_dataset()  # a conversion in the template: formatted in Python
+    ds = provider.to_hf_dataset()
     assert ds.to_list() == _rows_from_items(provider)
     assert ds[0]["messages"][0] == {"role": "system", "content": "Be brief."}
-    assert ds[0]["messages"][1]["content"] == repr(ds[0]["prompt"])
+    assert ds[0]["messages"][1]["content"] == f"<{ds[0]['prompt']}>"
 
 
 def _failing_env():

@@ -561,3 +561,88 @@ def test_math_scoring_reported_attacks(solution, response, preset):
     kw = {"preset": preset} if preset else {"scoring": "math"}
     env = environment_registry.get([{"problem": "q", "solution": solution}], adapter="huggingface", **kw)
     assert Scorer(env).score(0, response).total == 0.0
+
+
+# -- found under attack ----------------------------------------------------------------
+
+def test_a_lone_surrogate_in_rows_names_the_row_and_column():
+    # Found under attack: the adapter raised the codec's UnicodeEncodeError.
+    data = [{"problem": "1+1", "solution": "2"}, {"problem": "what is x\ud800?", "solution": "3"}]
+    with pytest.raises(ValueError, match=r"rows\[1\]\['problem'\] holds a lone surrogate \('\\ud800' at position 9 "
+                                         r"of 'what is x\\ud800\?'\); a lone surrogate is not valid UTF-8") as info:
+        get(data)
+    assert not isinstance(info.value, UnicodeError)
+    with pytest.raises(ValueError, match=r"rows\[0\]\['meta'\] holds a lone surrogate"):
+        get([{"problem": "q", "solution": "1", "meta": [{"k": "ok"}, {"k": "\udfff"}]}], metadata_columns=["meta"])
+    with pytest.raises(ValueError, match=r"rows\[0\]: the column name 'x\\udc80' holds a lone surrogate"):
+        get([{"problem": "q", "solution": "1", "x\udc80": 1}])
+
+
+def _no_proxy(monkeypatch):
+    for k in ("http_proxy", "https_proxy", "all_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"):
+        monkeypatch.delenv(k, raising=False)
+
+
+def test_an_unknown_name_offline_fails_fast_without_trying_the_hub(monkeypatch, tmp_path):
+    # Found under attack: an unknown name retried the hub for 23 s, then raised the builtin ConnectionError.
+    import time
+
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setattr(hf, "hub_unreachable", lambda: pytest.fail("the hub was probed in offline mode"))
+    start = time.monotonic()
+    with pytest.raises(hf.DatasetUnavailableError,
+                       match=r"'0' is not a local file \(\.jsonl, \.json, \.parquet, \.csv\) or directory, "
+                             r"HF_HUB_OFFLINE is set, so the hub was not tried, and it is not in the datasets "
+                             r"cache") as info:
+        get("0", cache_dir=str(tmp_path))
+    assert time.monotonic() - start < 10
+    assert isinstance(info.value, ValueError) and isinstance(info.value, ConnectionError)
+    assert (info.value.name, info.value.offline) == ("0", True)
+    assert pickle.loads(pickle.dumps(info.value)).args == info.value.args
+
+
+def test_an_unknown_name_with_the_hub_unreachable_fails_fast(monkeypatch, tmp_path):
+    import socket
+    import time
+
+    import datasets.config
+
+    _no_proxy(monkeypatch)
+    import huggingface_hub.constants
+
+    for k in ("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE", "TRANSFORMERS_OFFLINE"):
+        monkeypatch.delenv(k, raising=False)
+    monkeypatch.setattr(datasets.config, "HF_HUB_OFFLINE", False)
+    monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_OFFLINE", False)
+    with socket.socket() as s:  # a local port nothing listens on: connecting is refused at once
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    monkeypatch.setattr(datasets.config, "HF_ENDPOINT", f"http://127.0.0.1:{port}")
+    start = time.monotonic()
+    with pytest.raises(hf.DatasetUnavailableError,
+                       match=rf"'0' is not a local file .* or directory, http://127.0.0.1:{port} cannot be reached "
+                             r"\(ConnectionRefusedError: .*\), so the hub was not tried, and it is not in the "
+                             r"datasets cache .*set HF_HUB_OFFLINE=1") as info:
+        get("0", cache_dir=str(tmp_path))
+    assert time.monotonic() - start < 10
+    assert info.value.offline is False
+    # The cache is still read when the hub cannot be reached: load_dataset runs in offline mode.
+    seen = []
+
+    def fake_load_dataset(path, **kw):
+        seen.append(datasets.config.HF_HUB_OFFLINE)
+        return datasets.Dataset.from_list(rows(GSM))
+
+    monkeypatch.setattr(datasets, "load_dataset", fake_load_dataset)
+    assert len(get("openai/gsm8k")) == len(rows(GSM)) and seen == [True]
+    assert datasets.config.HF_HUB_OFFLINE is False
+
+
+def test_the_hub_probe_goes_through_a_proxy(monkeypatch):
+    import datasets.config
+
+    monkeypatch.setattr(datasets.config, "HF_ENDPOINT", "https://huggingface.co")
+    monkeypatch.setenv("https_proxy", "http://proxy.example:3128")
+    monkeypatch.delenv("no_proxy", raising=False)
+    monkeypatch.delenv("NO_PROXY", raising=False)
+    assert hf._hub_address()[:2] == ("proxy.example", 3128)

@@ -319,6 +319,55 @@ def test_masker_takes_anything(env, max_length, turns):
             assert len(m.response_ids) <= max_length
 
 
+token_ids = st.one_of(st.integers(min_value=-3, max_value=300), st.integers(),
+                      st.sampled_from([2**31 - 1, 2**31, -(2**31), 2**63, -(2**63) - 1, 2**100]))
+
+
+class WildTokenizer(CharTokenizer):
+    """One token per code point, with "~" encoded as a chosen id (maybe out of range or not an int)."""
+
+    def __init__(self, tilde: Any):
+        self.tilde = tilde
+
+    def encode(self, text: str) -> list[int]:
+        return [self.tilde if c == "~" else ord(c) for c in text]
+
+
+@given(max_length=st.one_of(st.none(), st.integers(min_value=-2, max_value=50), st.integers(), wrong_types,
+                            st.sampled_from([2**31 - 1, 2**31, 2**63, 2**64, 1.5, True])),
+       actions=st.lists(st.tuples(st.sampled_from(["", "a~b", "~", "plain"]),
+                                  st.one_of(st.none(), st.lists(st.one_of(token_ids, wrong_types, st.floats()),
+                                                                max_size=5))),
+                        max_size=4),
+       tilde=st.one_of(token_ids, st.sampled_from([1.5, "7", None])))
+def test_masker_takes_any_token_ids(env, max_length, actions, tilde):
+    # Carried ids (Action.token_ids), a tokenizer's ids and max_length of any size and type: a value or a
+    # TypeError / ValueError, never OverflowError.
+    masker = outcome(TrajectoryMasker, WildTokenizer(tilde), max_length=max_length, chat_template=False)
+    if isinstance(masker, BaseException):
+        return
+    state, _ = env.reset(options={"task_index": 0})
+    traj = Trajectory.create(state)
+    carried = []
+    from llenvs_go.core.reward import SignalBundle
+    for text, ids in actions:
+        action = outcome(Action, text=text, token_ids=ids)
+        if isinstance(action, BaseException):
+            continue
+        carried.extend(action.token_ids or ())
+        res = env.step(state, action)
+        traj.add_transition(Transition(state=state, action=action, next_state=res.next_state,
+                                       rewards=SignalBundle.single(1.0)))
+    m = outcome(masker.mask_trajectory, traj)
+    if isinstance(m, BaseException):
+        return
+    assert len(m.response_ids) == len(m.response_mask)
+    assert all(0 <= t <= 2**31 - 1 for t in m.prompt_ids + m.response_ids)
+    assert all(isinstance(t, int) and 0 <= t <= 2**31 - 1 for t in carried)
+    if isinstance(max_length, int):
+        assert len(m.response_ids) <= max_length
+
+
 # -- extractors and cleaners -----------------------------------------------------------------------
 
 EXTRACTORS = [extraction.TagBasedExtractor, extraction.GSM8KExtractor, extraction.MultipleChoiceExtractor,

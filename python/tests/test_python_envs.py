@@ -311,6 +311,37 @@ def test_hf_dataset_columns_of_a_python_environment():
     assert DatasetProvider(MockEnvironment()).to_hf_dataset([1, 3])[0]["task_index"] == 1
 
 
+class FailsOnOdd(MockEnvironment):
+    """A Python environment whose reset fails on odd task indices."""
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[State, dict]:
+        i = (options or {}).get("task_index")
+        if isinstance(i, int) and 0 <= i < self.n and i % 2:
+            raise ValueError(f"task {i} cannot be generated")
+        return super().reset(seed=seed, options=options)
+
+
+def test_on_error_skip_leaves_out_python_tasks_that_fail():
+    # Found under attack: on_error="skip" was ignored for environments written in Python.
+    provider = DatasetProvider(FailsOnOdd(n=6))
+    items = provider.get_items(on_error="skip")
+    assert [it.task_index for it in items] == [0, 2, 4]
+    assert provider.skipped == [(1, "task 1 cannot be generated"), (3, "task 3 cannot be generated"),
+                                (5, "task 5 cannot be generated")]
+    assert [it.task_index for it in provider.get_items([4, 5], on_error="skip")] == [4]
+    assert provider.skipped == [(5, "task 5 cannot be generated")]
+    with pytest.raises(ValueError, match="task 1 cannot be generated"):
+        provider.get_items([0, 1])
+    assert provider.skipped == []
+    with pytest.raises(IndexError, match=r"indices\[1\]: task_index 6 out of bounds \[0, 6\)"):
+        provider.get_items([0, 6], on_error="skip")  # an index out of range is not a failed task
+    pytest.importorskip("datasets")
+    ds = provider.to_hf_dataset(on_error="skip")
+    assert ds["task_index"] == [0, 2, 4] and [i for i, _ in provider.skipped] == [1, 3, 5]
+    with pytest.raises(ValueError, match="task 1 cannot be generated"):
+        provider.to_hf_dataset()
+
+
 def test_provider_of_a_python_environment_pickles():
     provider = pickle.loads(pickle.dumps(DatasetProvider(MockEnvironment(), system_prompt=None)))
     assert provider[4].ground_truth == "40"

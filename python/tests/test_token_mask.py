@@ -174,3 +174,50 @@ def test_spans_are_built_when_first_read_and_behave_as_a_field():
         other.spans = ()  # type: ignore[misc]
     with pytest.raises(AttributeError, match="no attribute 'nope'"):
         _ = other.nope  # type: ignore[attr-defined]
+
+
+class OutOfRangeTokenizer(MockTokenizer):
+    """Encodes "x" as an id past int32 or a negative one."""
+
+    def __init__(self, bad: int):
+        self.bad = bad
+
+    def encode(self, text: str) -> list[int]:
+        return [self.bad if c == "x" else ord(c) for c in text]
+
+
+@pytest.mark.parametrize("bad", [2**31, -1, 2**63, -(2**40)])
+def test_token_ids_out_of_range_are_value_errors_naming_where(bad):
+    # Found under attack: Action(token_ids=[2**31]) raised OverflowError and negative ids went through silently.
+    one = trajectory("Q?", [(Action.from_text("ok", token_ids=[1, 2]), state("more", 1), 0.0),
+                            (Action(text="", token_ids=(5, bad, 6)), state("more", 2, terminal=True), 1.0)])
+    with pytest.raises(ValueError, match=rf"trajectories\[1\], step 1: Action.token_ids\[1\] = {bad} is out of "
+                                         r"range; token ids must be from 0 to 2147483647 \(2\*\*31 - 1\)"):
+        masker().mask_batch([interleaved(), one])
+    # Ids the tokenizer gives are checked too, naming the text.
+    t = trajectory("Q?", [(Action.from_text("a x"), state("Q?", 1, terminal=True), 1.0)])
+    with pytest.raises(ValueError, match=rf"the tokenizer's encoding of 'a x'\[2\] = {bad} is out of range"):
+        TrajectoryMasker(OutOfRangeTokenizer(bad)).mask_trajectory(t)
+    assert masker().mask_trajectory(trajectory("Q?", [(Action(text="", token_ids=(0, 2**31 - 1)),
+                                                        state("Q?", 1, terminal=True), 1.0)])).response_ids == (
+        0, 2**31 - 1)
+
+
+def test_token_ids_that_are_not_ints_are_type_errors():
+    t = trajectory("Q?", [(Action(text="", token_ids=(1, "2")), state("Q?", 1, terminal=True), 1.0)])
+    with pytest.raises(TypeError, match=r"step 0: Action.token_ids\[1\] is '2' \(str\); token ids must be ints"):
+        masker().mask_trajectory(t)
+
+
+@pytest.mark.parametrize("bad", [2**63, 2**31, -1, -(2**70)])
+def test_max_length_out_of_range_is_a_value_error(bad):
+    # Found under attack: max_length=2**63 was accepted, then mask_trajectory raised OverflowError.
+    with pytest.raises(ValueError, match=rf"max_length must be None or an int from 0 to 2147483647 \(2\*\*31 - 1\), "
+                                         rf"got {bad}"):
+        masker(max_length=bad, chat_template=False)
+    with pytest.raises(ValueError, match="max_length must be None or an int from 0 to 2147483647"):
+        masker().mask_batch([interleaved()], max_length=bad)
+    for wrong in (1.5, True, "3"):
+        with pytest.raises(TypeError, match="max_length must be None or an int"):
+            masker(max_length=wrong)
+    assert len(masker(max_length=2**31 - 1).mask_trajectory(interleaved()).response_ids) == 17

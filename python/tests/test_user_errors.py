@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import multiprocessing as mp
+import re
 
 import pytest
 
@@ -83,6 +84,31 @@ def test_prompt_template_without_question_is_refused():
         environment_registry.get(name="leg_counting", size=5, seed=1, prompt_template="Answer carefully.")
 
 
+@pytest.mark.parametrize(("template", "what"), [
+    ("{question:>100000000}", r"the field \{question\} has a format spec :>100000000"),
+    ("Q: {question!r}", r"the field \{question\} has a conversion !r"),
+    ("{question!s:^9}", r"conversion !s and format spec :\^9"),
+    ("{question.upper}", r"has a field \{question.upper\}: the only field is \{question\}"),
+    ("{question[0]} {question}", r"has a field \{question\[0\]\}"),
+])
+def test_format_specs_and_conversions_in_prompt_templates_are_refused(template, what):
+    # Found under attack: prompt_template="{question:>100000000}" was accepted and made every item 100 MB.
+    named = rf"prompt_template {re.escape(repr(template))}.*{what}"
+    with pytest.raises(ValueError, match=named):
+        environment_registry.get(name="leg_counting", size=5, seed=1, prompt_template=template)
+    with pytest.raises(ValueError, match=named):
+        environment_registry.get(name=[{"problem": "1+1", "solution": "2"}], adapter="huggingface",
+                                 prompt_template=template)
+    with pytest.raises(ValueError, match=named):
+        environment_registry.get(name="guess_number", adapter="native", size=5, seed=1, prompt_template=template)
+    with pytest.raises(ValueError, match=named):
+        EnvironmentConfig(name="leg_counting", prompt_template=template)
+    from llenvs_go.core.native import NativeEnvironment
+
+    with pytest.raises(ValueError, match=named):
+        NativeEnvironment({"name": "leg_counting", "adapter": "reasoning_gym"}, prompt_template=template)
+
+
 def test_a_mistyped_system_prompt_name_is_refused():
     from llenvs_go.core.registry import environment_registry
 
@@ -119,3 +145,30 @@ def test_composite_items_say_where_they_come_from():
     ref = rg.create_dataset("composite", size=30, seed=4, datasets=[DatasetSpec("chain_sum", 1, {}),
                                                                      DatasetSpec("gcd", 2, {})])
     assert ours == [(ref[i]["metadata"]["source_dataset"], ref[i]["metadata"]["source_index"]) for i in range(30)]
+
+
+@pytest.mark.parametrize("size", [2**63 - 1, 2**40 + 1, 0, -3, 2**100])
+def test_a_size_out_of_range_names_the_range(size):
+    # Found under attack: size=2**63-1 was refused with "size must be a positive integer" and no range.
+    msg = rf"size must be a positive integer from 1 to 2\*\*40 \(1099511627776\), got {size}"
+    with pytest.raises(ValueError, match=msg):
+        environment_registry.get(name="leg_counting", seed=1, size=size)
+    with pytest.raises(ValueError, match=msg):
+        environment_registry.get(name=[{"problem": "1+1", "solution": "2"}], adapter="huggingface", size=size)
+    with pytest.raises(ValueError, match=msg):
+        environment_registry.get(name="guess_number", adapter="native", seed=1, size=size)
+    with pytest.raises(ValueError, match=rf"EnvironmentConfig\.{msg}"):
+        EnvironmentConfig(name="leg_counting", size=size)
+    from llenvs_go.core.native import NativeEnvironment
+
+    if size < 2**63:  # the Go core's own check, for a configuration built by hand
+        env = NativeEnvironment({"name": "leg_counting", "adapter": "reasoning_gym", "seed": 1, "size": size})
+        with pytest.raises(ValueError, match=msg):
+            len(env)
+    for wrong in (2.5, "5", True):
+        with pytest.raises(TypeError, match="size must be an int"):
+            environment_registry.get(name="leg_counting", seed=1, size=wrong)
+
+
+def test_the_largest_size_is_accepted():
+    assert len(environment_registry.get(name="leg_counting", seed=1, size=2**40)) == 2**40

@@ -6,7 +6,12 @@ An adapter is any object with a ``name`` and ``get_environment(name, **kwargs)``
 ``native`` and ``huggingface`` are registered by default.
 """
 
-from llenvs_go.adapters.huggingface import HuggingFaceAdapter, HuggingFaceEnvironment, HuggingFaceHidden
+from llenvs_go.adapters.huggingface import (
+    DatasetUnavailableError,
+    HuggingFaceAdapter,
+    HuggingFaceEnvironment,
+    HuggingFaceHidden,
+)
 from llenvs_go.adapters.reasoning_gym import (
     CorrectnessRewardFunction,
     ReasoningGymAdapter,
@@ -14,5 +19,5 @@ from llenvs_go.adapters.reasoning_gym import (
     ReasoningGymHidden,
 )
 
-__all__ = ["CorrectnessRewardFunction", "HuggingFaceAdapter", "HuggingFaceEnvironment", "HuggingFaceHidden",
-           "ReasoningGymAdapter", "ReasoningGymEnvironment", "ReasoningGymHidden"]
+__all__ = ["CorrectnessRewardFunction", "DatasetUnavailableError", "HuggingFaceAdapter", "HuggingFaceEnvironment",
+           "HuggingFaceHidden", "ReasoningGymAdapter", "ReasoningGymEnvironment", "ReasoningGymHidden"]

@@ -31,6 +31,7 @@ from typing import Any
 from llenvs_go import _native
 from llenvs_go._native import ffi
 from llenvs_go.core.extraction import GoExtractor, extractor_settings
+from llenvs_go.core.limits import check_size
 from llenvs_go.core.native import NativeEnvironment
 from llenvs_go.core.prompts import check_prompt_template, resolve_system_prompt
 
@@ -215,9 +216,53 @@ def rows_table(rows: Sequence[Any], what: str = "rows") -> Any:
             raise TypeError(f"{what}[{k}] is a {type(r).__name__}; each row must be a dict of column -> value")
     try:
         return pa.Table.from_pylist(list(rows))
+    except UnicodeEncodeError:  # a lone surrogate: not UTF-8, so not in an Arrow string
+        raise ValueError(_surrogate_message(rows, what)) from None
     except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError, OverflowError) as e:  # Overflow: an int past 64 bits
         raise ValueError(f"{what}: the rows cannot form a table ({e}); each column must hold values of one type "
                          "(all str for the question and answer columns)") from None
+
+
+def _unencodable(value: Any) -> tuple[str, int] | None:
+    """The first str in ``value`` (nested in lists and dicts too) that is not valid UTF-8, and where its first
+    lone surrogate is."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as e:
+            return value, e.start
+        return None
+    if isinstance(value, dict):
+        for k, v in value.items():
+            found = _unencodable(k) or _unencodable(v)
+            if found:
+                return found
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            found = _unencodable(v)
+            if found:
+                return found
+    return None
+
+
+def _surrogate_message(rows: Sequence[Any], what: str) -> str:
+    """The ValueError message for rows that hold a lone surrogate: which row and column, and where in the text."""
+    fix = ("a lone surrogate is not valid UTF-8 and cannot be stored in an Arrow table; fix the text, e.g. "
+           "text.encode('utf-8', 'replace').decode('utf-8')")
+    for k, r in enumerate(rows):
+        for col, v in r.items():
+            if _unencodable(col):
+                return f"{what}[{k}]: the column name {col!r} holds a lone surrogate; {fix}"
+            found = _unencodable(v)
+            if found:
+                text, pos = found
+                return (f"{what}[{k}][{col!r}] holds a lone surrogate ({text[pos]!r} at position {pos} of "
+                        f"{_short(text)}); {fix}")
+    return f"{what}: the rows hold text that is not valid UTF-8; {fix}"
+
+
+def _short(text: str) -> str:
+    return repr(text) if len(text) <= 40 else f"{text[:37]!r}... ({len(text)} characters)"
 
 
 def dataset_table(ds: Any) -> Any:
@@ -227,7 +272,135 @@ def dataset_table(ds: Any) -> Any:
     return table
 
 
+class DatasetUnavailableError(ValueError, ConnectionError):
+    """A dataset name that is not a local file and cannot be loaded from the hub: the hub is offline
+    (``HF_HUB_OFFLINE``) or cannot be reached, and the dataset is not in the ``datasets`` cache.
+
+    A ValueError (a bad name, as far as this machine can tell) and a ConnectionError (what ``datasets``
+    raises in the same case). ``name`` is the name, ``offline`` whether HF_HUB_OFFLINE was set.
+    """
+
+    def __init__(self, message: str, name: str = "", offline: bool = False):
+        super().__init__(message)
+        self.name = name
+        self.offline = offline
+
+
+#: Seconds to wait for a TCP connection to the hub (or the proxy) before it counts as unreachable;
+#: ``LLENVS_GO_HUB_TIMEOUT`` overrides it.
+HUB_CONNECT_TIMEOUT = 3.0
+_TRUE = ("1", "ON", "YES", "TRUE")
+_offline_lock = threading.Lock()
+_unreachable: dict[tuple[str, int], tuple[float, str]] = {}  # (host, port) -> (when, why), remembered a while
+
+
+def hub_offline() -> bool:
+    """Whether offline mode is on: ``HF_HUB_OFFLINE`` (or ``HF_DATASETS_OFFLINE``, ``TRANSFORMERS_OFFLINE``) in
+    the environment now, or as ``datasets`` / ``huggingface_hub`` read it at import."""
+    if any((os.environ.get(k) or "").upper() in _TRUE
+           for k in ("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE", "TRANSFORMERS_OFFLINE")):
+        return True
+    import sys
+
+    for module, attr in (("datasets.config", "HF_HUB_OFFLINE"), ("huggingface_hub.constants", "HF_HUB_OFFLINE")):
+        if getattr(sys.modules.get(module), attr, False) is True:
+            return True
+    return False
+
+
+def _hub_address() -> tuple[str, int, str]:
+    """``(host, port, what)``: where a request to the hub's endpoint first goes (its proxy, if one is set)."""
+    import urllib.parse
+    import urllib.request
+
+    try:
+        import datasets.config as dconfig
+
+        endpoint = dconfig.HF_ENDPOINT
+    except ImportError:  # pragma: no cover - datasets is needed to get here
+        endpoint = os.environ.get("HF_ENDPOINT", "https://huggingface.co")
+    url = urllib.parse.urlsplit(endpoint)
+    host = url.hostname or "huggingface.co"
+    proxies = urllib.request.getproxies()
+    proxy = proxies.get(url.scheme) or proxies.get("all")
+    if proxy and not urllib.request.proxy_bypass(host):
+        p = urllib.parse.urlsplit(proxy if "://" in proxy else "http://" + proxy)
+        if p.hostname:
+            return p.hostname, p.port or (443 if p.scheme == "https" else 80), f"the proxy {proxy} for {endpoint}"
+    return host, url.port or (443 if url.scheme == "https" else 80), endpoint
+
+
+def hub_unreachable() -> str | None:
+    """None when a TCP connection to the hub (or its proxy) opens within the timeout; else why not.
+
+    A failure is remembered for 30 seconds, so that building many environments does not wait each time.
+    """
+    import socket
+    import time
+
+    host, port, what = _hub_address()
+    seen = _unreachable.get((host, port))
+    if seen is not None and time.monotonic() - seen[0] < 30:
+        return seen[1]
+    try:
+        timeout = float(os.environ.get("LLENVS_GO_HUB_TIMEOUT") or HUB_CONNECT_TIMEOUT)
+    except ValueError:
+        timeout = HUB_CONNECT_TIMEOUT
+    result: list[str | None] = []
+
+    def probe() -> None:  # in a thread: name resolution has no timeout of its own
+        try:
+            socket.create_connection((host, port), timeout=timeout).close()
+            result.append(None)
+        except OSError as e:
+            result.append(f"{type(e).__name__}: {e}")
+
+    t = threading.Thread(target=probe, name="llenvs-go-hub-probe", daemon=True)
+    t.start()
+    t.join(timeout + 0.5)
+    why = result[0] if result else f"no connection within {timeout:g} s"
+    if why is None:
+        _unreachable.pop((host, port), None)
+        return None
+    why = f"{what} cannot be reached ({why})"
+    _unreachable[(host, port)] = (time.monotonic(), why)
+    return why
+
+
+class _forced_offline:
+    """``datasets`` and ``huggingface_hub`` in offline mode for the duration (they then read only their cache)."""
+
+    def __enter__(self) -> None:
+        import sys
+
+        _offline_lock.acquire()
+        self.saved = []
+        for module in ("datasets.config", "huggingface_hub.constants"):
+            m = sys.modules.get(module)
+            if m is not None and hasattr(m, "HF_HUB_OFFLINE"):
+                self.saved.append((m, m.HF_HUB_OFFLINE))
+                m.HF_HUB_OFFLINE = True
+
+    def __exit__(self, *exc: object) -> None:
+        for m, v in self.saved:
+            m.HF_HUB_OFFLINE = v
+        _offline_lock.release()
+
+
+def _is_local_dataset(name: str) -> bool:
+    """A directory, or one of datasets' packaged builders (``"json"``, ``"csv"``, ...): no hub needed."""
+    if os.path.exists(name):
+        return True
+    try:
+        from datasets.packaged_modules import _PACKAGED_DATASETS_MODULES
+    except ImportError:  # pragma: no cover - a datasets version without it
+        return False
+    return name in _PACKAGED_DATASETS_MODULES
+
+
 def _load_hub(name: str, split: str, subset: str | None, load_kwargs: dict[str, Any], trust_remote_code: bool) -> Any:
+    """Load a hub dataset (or a directory ``datasets`` reads): online when the hub can be reached, else from
+    the ``datasets`` cache alone, failing fast with :class:`DatasetUnavailableError` when it is not there."""
     try:
         import datasets
     except ImportError as e:
@@ -238,7 +411,27 @@ def _load_hub(name: str, split: str, subset: str | None, load_kwargs: dict[str, 
         kw["trust_remote_code"] = True
     if subset is not None:
         kw["name"] = subset
-    ds = datasets.load_dataset(name, split=split, **kw)
+    offline = False
+    why = None
+    if not _is_local_dataset(name):
+        offline = hub_offline()
+        why = None if offline else hub_unreachable()
+    if offline or why is not None:
+        try:
+            with _forced_offline():
+                ds = datasets.load_dataset(name, split=split, **kw)
+        except (ConnectionError, FileNotFoundError) as e:
+            reason = ("HF_HUB_OFFLINE is set, so the hub was not tried" if offline else
+                      f"{why}, so the hub was not tried")
+            fix = ("check the name, or unset HF_HUB_OFFLINE to download it" if offline else
+                   "check the name and the network, or set HF_HUB_OFFLINE=1 to use only the datasets cache "
+                   "without this check")
+            raise DatasetUnavailableError(
+                f"huggingface adapter: {name!r} is not a local file ({', '.join(FILE_SUFFIXES)}) or directory, "
+                f"{reason}, and it is not in the datasets cache ({type(e).__name__}: {e}); {fix}",
+                name, offline) from None
+    else:
+        ds = datasets.load_dataset(name, split=split, **kw)
     if not isinstance(ds, datasets.Dataset):
         raise TypeError(f"datasets.load_dataset({name!r}, split={split!r}) gave a {type(ds).__name__}, "
                         "not a Dataset; name one split")
@@ -638,7 +831,7 @@ class HuggingFaceAdapter:
                 "answer_extractors" not in kwargs:
             answer_extractor = chosen.answer_extractor
         config: dict[str, Any] = {"name": display if in_memory else source, "adapter": self.name}
-        size = _check_size(size)
+        size = check_size(size)
         seed = _check_seed(seed)
         if size is not None:
             config["size"] = size
@@ -790,17 +983,6 @@ def _check_params(params: dict[str, Any]) -> None:
             raise exc
 
 
-def _check_size(size: Any) -> int | None:
-    if size is None:
-        return None
-    if isinstance(size, bool) or not hasattr(size, "__index__"):
-        raise TypeError(f"size must be an int, got {type(size).__name__}")
-    size = operator.index(size)
-    if size <= 0:
-        raise ValueError(f"size must be a positive int, got {size}")
-    return size
-
-
 def _check_seed(seed: Any) -> int | None:
     if seed is None:
         return None
@@ -812,7 +994,8 @@ def _check_seed(seed: Any) -> int | None:
     return seed
 
 
-__all__ = ["BOXED_REASONING", "DEFAULTS", "FILE_SUFFIXES", "GSM8K_REASONING", "LOAD_DATASET_KEYWORDS",
-           "NAMED_PRESETS", "PRESETS", "DatasetPreset", "HuggingFaceAdapter", "HuggingFaceEnvironment",
-           "HuggingFaceHidden", "adapter_options", "default_system_prompt", "preset_for", "preset_name_for",
-           "read_file", "select_rows"]
+__all__ = ["BOXED_REASONING", "DEFAULTS", "FILE_SUFFIXES", "GSM8K_REASONING", "HUB_CONNECT_TIMEOUT",
+           "LOAD_DATASET_KEYWORDS", "NAMED_PRESETS", "PRESETS", "DatasetPreset", "DatasetUnavailableError",
+           "HuggingFaceAdapter", "HuggingFaceEnvironment", "HuggingFaceHidden", "adapter_options",
+           "default_system_prompt", "hub_offline", "hub_unreachable", "preset_for", "preset_name_for", "read_file",
+           "select_rows"]

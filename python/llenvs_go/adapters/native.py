@@ -13,6 +13,7 @@ from typing import Any
 
 from llenvs_go import _native
 from llenvs_go.core.extraction import GoExtractor, extractor_settings
+from llenvs_go.core.limits import check_size
 from llenvs_go.core.native import NativeEnvironment
 from llenvs_go.core.reward import SignalBundle
 from llenvs_go.core.state import Action, State
@@ -98,9 +99,8 @@ class NativeAdapter:
         if not isinstance(name, str) or not name:
             raise TypeError(f"name must be a non-empty str, got {name!r}")
         config: dict[str, Any] = {"name": name, "adapter": self.name}
+        size = check_size(size)
         if size is not None:
-            if isinstance(size, bool) or not isinstance(size, int) or size <= 0:
-                raise ValueError(f"size must be a positive int, got {size!r}")
             config["size"] = size
         if seed is None:
             seed = random.SystemRandom().randint(0, 2**32)

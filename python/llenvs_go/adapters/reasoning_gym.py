@@ -20,6 +20,7 @@ from typing import Any
 
 from llenvs_go import _native
 from llenvs_go.core.extraction import GoExtractor, TagBasedExtractor, extractor_settings
+from llenvs_go.core.limits import check_size
 from llenvs_go.core.native import NativeEnvironment
 from llenvs_go.core.prompts import check_prompt_template, resolve_system_prompt
 from llenvs_go.core.reward import AnswerExtractor, RewardType, Signal
@@ -289,10 +290,8 @@ class ReasoningGymAdapter:
         if not isinstance(name, str) or not name:
             raise TypeError(f"name must be a non-empty str, got {name!r}")
         config: dict[str, Any] = {"name": name, "adapter": self.name}
+        size = check_size(size)
         if size is not None:
-            size = _as_int("size", size)
-            if size <= 0:
-                raise ValueError(f"size must be a positive int, got {size}")
             config["size"] = size
         if seed is None:
             seed = random.SystemRandom().randint(0, 2**32)

@@ -14,6 +14,8 @@ from typing import Any
 
 from llenvs_go.adapters.reasoning_gym import _UNSUPPORTED
 from llenvs_go.core.extraction import GoExtractor, extractor_settings
+from llenvs_go.core.limits import check_size
+from llenvs_go.core.prompts import check_prompt_template
 
 
 @dataclass
@@ -173,10 +175,11 @@ class EnvironmentConfig:
             v = getattr(self, key)
             if v is not None and (isinstance(v, bool) or not isinstance(v, int)):
                 raise TypeError(f"EnvironmentConfig.{key} must be an int or None, got {type(v).__name__}")
-        if self.size is not None and self.size <= 0:
-            raise ValueError(f"EnvironmentConfig.size must be positive, got {self.size}")
+        check_size(self.size, "EnvironmentConfig.size")
         if not isinstance(self.params, dict):
             raise TypeError(f"EnvironmentConfig.params must be a mapping, got {type(self.params).__name__}")
+        if self.prompt_template is not None:
+            check_prompt_template(self.prompt_template)
         if self.iterative is not None:
             self.iterative = as_iterative_config(self.iterative)
 
@@ -204,13 +207,21 @@ class EnvironmentConfig:
 
     @classmethod
     def from_yaml(cls, path: str | os.PathLike[str]) -> EnvironmentConfig:
-        """Load one environment's configuration from a YAML file (needs PyYAML)."""
+        """Load one environment's configuration from a YAML file (needs PyYAML).
+
+        The file is read with ``yaml.safe_load``: a tag that would build a
+        Python object (``!!python/object``) or malformed YAML is a ValueError
+        naming the file, line and column.
+        """
         try:
             import yaml
         except ImportError as e:  # pragma: no cover - depends on the environment
             raise ImportError("EnvironmentConfig.from_yaml needs PyYAML: pip install pyyaml") from e
         with open(path, encoding="utf-8") as f:
-            data = yaml.safe_load(f)
+            try:
+                data = yaml.safe_load(f)
+            except yaml.YAMLError as e:
+                raise ValueError(_yaml_error_message(path, e)) from e
         return cls.from_dict(data or {})
 
     def to_dict(self) -> dict[str, Any]:
@@ -233,6 +244,19 @@ class EnvironmentConfig:
             system_prompt=self.system_prompt, prompt_template=self.prompt_template, data_dir=self.data_dir,
             iterative=self.iterative, **kw,
         )
+
+
+def _yaml_error_message(path: str | os.PathLike[str], error: Exception) -> str:
+    """What is wrong with a YAML configuration file, and where."""
+    mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
+    where = f"{os.fspath(path)}, line {mark.line + 1}, column {mark.column + 1}" if mark is not None \
+        else os.fspath(path)
+    problem = " ".join(str(p) for p in (getattr(error, "context", None), getattr(error, "problem", None)) if p) \
+        or str(error)
+    if "python/" in problem or "constructor for the tag" in problem:
+        return (f"{where}: {problem}; a configuration file holds only plain YAML (mappings, lists, strings, "
+                "numbers, booleans, null), never tags that build Python objects")
+    return f"{where}: not valid YAML: {problem}"
 
 
 # The signature of the generated __init__ (inspect would otherwise report __new__'s *args, **kwargs).

@@ -19,6 +19,7 @@ from llenvs_go import _native
 from llenvs_go.core import items
 from llenvs_go.core._build import builder
 from llenvs_go.core.environment import EnvironmentSpec, StepResult
+from llenvs_go.core.prompts import check_prompt_template
 from llenvs_go.core.reward import RewardType, Signal, SignalBundle
 from llenvs_go.core.state import Action, Observation, ObservationContent, State, StateMetadata
 from llenvs_go.core.tools import ToolDefinition, ToolParameter, ToolResult, ToolResultStatus
@@ -256,6 +257,8 @@ class NativeEnvironment:
                 raise TypeError(f"extra_rewards: a {type(r).__name__} is neither a signal name, a mapping "
                                 "{'name': ..., 'weight': ...} nor a reward function (an object with a str name "
                                 "and a compute(state, action, next_state) method)")
+        if prompt_template is not None:
+            check_prompt_template(prompt_template)
         self.system_prompt = system_prompt
         self.prompt_template = prompt_template
         self._lock = threading.Lock()

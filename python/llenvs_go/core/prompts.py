@@ -55,15 +55,34 @@ def resolve_system_prompt(value: str | Sequence[str] | None) -> str | None:
 
 
 def check_prompt_template(template: str) -> None:
-    """Refuse a ``prompt_template`` that is not a ``str.format`` template with ``{question}``."""
+    """Refuse a ``prompt_template`` that is not a plain ``{question}`` template.
+
+    The only field allowed is ``{question}``, as it is: no format spec
+    (``{question:>100}``) and no conversion (``{question!r}``), which would let a
+    template make every item arbitrarily large or differ from what the Go core
+    builds. Literal braces are written ``{{`` and ``}}``.
+    """
     if not isinstance(template, str):
         raise TypeError(f"prompt_template must be a str with {{question}}, got {type(template).__name__}")
     try:
-        fields = [f for _, f, _, _ in string.Formatter().parse(template) if f is not None]
-        template.format(question="")
-    except (KeyError, IndexError, ValueError, AttributeError) as e:
+        parsed = list(string.Formatter().parse(template))
+    except ValueError as e:  # an unmatched brace
         raise ValueError(f"prompt_template must be a str.format template whose only field is "
-                         f"{{question}}, got {template!r} ({type(e).__name__}: {e})") from None
+                         f"{{question}}, got {template!r} (ValueError: {e}); write a literal brace as {{{{ or }}}}"
+                         ) from None
+    fields = []
+    for _, name, spec, conversion in parsed:
+        if name is None:
+            continue
+        if name != "question":
+            raise ValueError(f"prompt_template {template!r} has a field {{{name}}}: the only field is "
+                             "{question} (write a literal brace as {{ or }})")
+        if spec or conversion:
+            what = (f"conversion !{conversion}" if conversion else "") + (" and " if conversion and spec else "") + \
+                (f"format spec :{spec}" if spec else "")
+            raise ValueError(f"prompt_template {template!r}: the field {{question}} has a {what}; only a plain "
+                             "{question} is allowed (no format specs or conversions)")
+        fields.append(name)
     if "question" not in fields:
         raise ValueError(f"prompt_template {template!r} has no {{question}} field, so the task's question would not "
                          "reach the model; add {question} where it belongs, e.g. 'Solve: {question}'")

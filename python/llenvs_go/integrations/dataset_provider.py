@@ -10,6 +10,7 @@ from __future__ import annotations
 import gc
 import hashlib
 import json
+import operator
 import os
 import sys
 import uuid
@@ -18,6 +19,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from llenvs_go._native import TaskIndexError
 from llenvs_go.core import items as items_mod
 from llenvs_go.core.native import NativeEnvironment
 from llenvs_go.core.prompts import resolve_system_prompt
@@ -149,7 +151,9 @@ class DatasetProvider:
         idx = self._indices(indices)
         self.skipped: list[tuple[int, str]] = []
         if not self._native:
-            return [self._python_item(i) for i in idx]
+            if on_error == "raise":
+                return [self._python_item(i) for i in idx]
+            return self._python_items_skipping(idx)
         if not idx:
             return []
         if env.backend == "native":
@@ -207,6 +211,21 @@ class DatasetProvider:
             set_dict(item, "__dict__", {"task_index": i, "prompt": prompt, "messages": messages, "ground_truth": truth,
                                         "metadata": metadata, "images": _NO_IMAGES, "available_tools": ()})
             items.append(item)
+        return items
+
+    def _python_items_skipping(self, idx: Sequence[int]) -> list[TaskItem]:
+        """The items of an environment read through ``reset``, leaving out (and listing in ``skipped``) each task
+        whose reset raised. An index out of range is still an error (TaskIndexError), as on the Go path."""
+        n = len(self.environment)
+        items = []
+        for k, i in enumerate(idx):
+            i = operator.index(i)
+            if not 0 <= i < n:
+                raise TaskIndexError(f"indices[{k}]: task_index {i} out of bounds [0, {n})")
+            try:
+                items.append(self._python_item(i))
+            except Exception as e:  # the environment's own failure, whatever its type: skip it, as Go's are
+                self.skipped.append((i, str(e) or type(e).__name__))
         return items
 
     def _python_item(self, task_index: int) -> TaskItem:

@@ -10,6 +10,7 @@ per-token rewards (``llenvs_mask_batch``). ``docs/masking.md`` describes the lay
 from __future__ import annotations
 
 import json
+import operator
 import os
 import threading
 import unicodedata
@@ -28,6 +29,9 @@ from llenvs_go.core.tools import ToolCall, ToolResult
 from llenvs_go.core.trajectory import Trajectory, Transition
 
 _PROMPT, _MODEL, _ENV = 0, 1, 2
+#: The largest token id and ``max_length`` the Go core takes (they travel as int32).
+MAX_TOKEN_ID = 2**31 - 1
+MAX_LENGTH = 2**31 - 1
 _SOURCES: tuple[Literal["model", "environment"], ...] = ("model", "model", "environment")
 
 
@@ -224,6 +228,7 @@ class _Fragments:
         self.carried_texts: list[str] = []
         self.carried_ids: list[Sequence[int]] = []
         self.carried_logprobs: list[Sequence[float] | None] = []
+        self.trajectory = 0  # the trajectory whose segments are being laid out
         self._index: dict[str, int] = {}  # text -> fragment, one table per value of special
         self._special_index: dict[str, int] = {}
 
@@ -236,7 +241,8 @@ class _Fragments:
             self.special.append(special)
         return i
 
-    def carried(self, text: str, ids: Sequence[int], logprobs: Sequence[float] | None) -> int:
+    def carried(self, text: str, ids: Sequence[int], logprobs: Sequence[float] | None, step: int) -> int:
+        _check_ids(ids, lambda: f"trajectories[{self.trajectory}], step {step}: Action.token_ids")
         self.carried_texts.append(text)
         self.carried_ids.append(ids)
         self.carried_logprobs.append(logprobs)
@@ -251,6 +257,47 @@ class _Fragments:
                               strict=True):
                 ids[i] = got
         return ids + self.carried_ids
+
+    def check_tokenized(self, ids: list[Sequence[int]]) -> None:
+        """Raise the ValueError that names the first token id the tokenizer gave out of range, and for which
+        text (the carried ids were checked when they were added)."""
+        for f, got in enumerate(ids[:len(self.texts)]):
+            text = self.texts[f]
+            _check_ids(got, lambda t=text: f"the tokenizer's encoding of {_excerpt(t)}")
+
+
+def _excerpt(text: str) -> str:
+    return repr(text) if len(text) <= 60 else f"{text[:57]!r}... ({len(text)} characters)"
+
+
+def _check_ids(ids: Sequence[int], where: Any) -> None:
+    """Refuse token ids outside ``[0, MAX_TOKEN_ID]``: a ValueError naming ``where()``, the position and the id."""
+    if not ids:
+        return
+    try:
+        ok = min(ids) >= 0 and max(ids) <= MAX_TOKEN_ID
+    except TypeError:
+        ok = False
+    if ok:
+        return
+    for p, v in enumerate(ids):
+        if isinstance(v, bool) or not hasattr(v, "__index__"):
+            raise TypeError(f"{where()}[{p}] is {v!r} ({type(v).__name__}); token ids must be ints")
+        if not 0 <= operator.index(v) <= MAX_TOKEN_ID:
+            raise ValueError(f"{where()}[{p}] = {v} is out of range; token ids must be from 0 to {MAX_TOKEN_ID} "
+                             "(2**31 - 1)")
+
+
+def _check_max_length(value: Any) -> int | None:
+    """``max_length`` as given when it is None or an int from 0 to MAX_LENGTH; a TypeError or ValueError else."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not hasattr(value, "__index__"):
+        raise TypeError(f"max_length must be None or an int, got {type(value).__name__} {value!r}")
+    n = operator.index(value)
+    if not 0 <= n <= MAX_LENGTH:
+        raise ValueError(f"max_length must be None or an int from 0 to {MAX_LENGTH} (2**31 - 1), got {n}")
+    return n
 
 
 class TemplateError(ValueError):
@@ -275,10 +322,8 @@ class TrajectoryMasker:
 
     def __init__(self, tokenizer: Any, *, max_length: int | None = None, chat_template: bool | str | None = None,
                  template_kwargs: dict[str, Any] | None = None):
-        if max_length is not None and max_length < 0:
-            raise ValueError(f"max_length must be None or >= 0, got {max_length}")
         self.tokenizer = tokenizer
-        self.max_length = max_length
+        self.max_length = _check_max_length(max_length)
         self.template_kwargs = dict(template_kwargs or {})
         has = hasattr(tokenizer, "apply_chat_template") and bool(getattr(tokenizer, "chat_template", None))
         if chat_template is True and not has:
@@ -401,7 +446,7 @@ class TrajectoryMasker:
             a = t.action
             if a.token_ids is not None:
                 body = a.text if a.text is not None else (tool_calls_text(a.tool_calls) if a.tool_calls else "")
-                segs += (fr.carried(body, a.token_ids, a.logprobs), _MODEL, k)
+                segs += (fr.carried(body, a.token_ids, a.logprobs, k), _MODEL, k)
             else:
                 if a.text is not None:
                     segs += (text(a.text), _MODEL, k)
@@ -439,7 +484,7 @@ class TrajectoryMasker:
             if a.token_ids is not None:
                 ids = a.token_ids
                 text = a.text if a.text is not None else body
-                segs += (fr.carried(text, ids, a.logprobs), _MODEL, k)
+                segs += (fr.carried(text, ids, a.logprobs, k), _MODEL, k)
                 if not last and eot and (not ids or ids[-1] != eot_id):
                     env = eot + env
             else:
@@ -474,14 +519,15 @@ class TrajectoryMasker:
         fr = _Fragments()
         seg_lists: list[list[int]] = []
         rewards: list[list[float]] = []
+        limit = self.max_length if max_length == "default" else _check_max_length(max_length)
         build = self._chat if self.uses_chat_template else self._plain
-        for traj in trajs:
+        for t, traj in enumerate(trajs):
+            fr.trajectory = t
             segs: list[int] = []
             build(traj, fr, segs, open_end)
             seg_lists.append(segs)
             rewards.append([float(t.rewards.total) for t in traj.transitions])
-        limit = self.max_length if max_length == "default" else max_length
-        limit = -1 if limit is None else int(limit)
+        limit = -1 if limit is None else limit
         go = _go_tokenizer(self.tokenizer)
         if go is not None and not (any(fr.special) and (go.special_prefix or go.special_suffix)):
             return self._assemble_texts(go, fr, seg_lists, rewards, limit)
@@ -490,7 +536,14 @@ class TrajectoryMasker:
             n_texts = len(fr.texts)
             for segs in seg_lists:
                 segs[0::3] = [f if f >= 0 else n_texts - 1 - f for f in segs[0::3]]
-        tokens = array("i", chain.from_iterable(ids))
+        try:
+            tokens = array("i", chain.from_iterable(ids))
+            bad = bool(tokens) and min(tokens) < 0
+        except OverflowError:
+            bad = True
+        if bad:
+            fr.check_tokenized(ids)
+            raise ValueError(f"token ids must be from 0 to {MAX_TOKEN_ID} (2**31 - 1)")  # not reached
         tok_offs = array("q", accumulate(map(len, ids), initial=0))
         segments, seg_offs, rews, rew_offs = _tables(seg_lists, rewards)
         out = ffi.new("char **")
