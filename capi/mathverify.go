@@ -269,9 +269,9 @@ func llenvsgo_math_parse(buf *C.char, offsets *C.int64_t, n C.size_t, cfgJSON *C
 				b = append(b, ',')
 			}
 			b = append(b, '[')
-			b = appendJSONString(b, enc)
+			b = appendJSONStringSurrogates(b, enc)
 			b = append(b, ',')
-			b = appendJSONString(b, v.String())
+			b = appendJSONStringSurrogates(b, v.String())
 			b = append(b, ',')
 			b = appendJSONString(b, v.Kind.String())
 			b = append(b, ']')

@@ -537,7 +537,9 @@ func percentOf(v Value) Value {
 }
 
 // parseLatexAnswer parses a normalized answer; when that fails, the last
-// side of an equation chain a = b = c.
+// side of an equation chain a = b = c. A budget overrun panics (Parse's
+// catch turns it into its error): it ends the search for an answer, so
+// that it never passes the turn to a smaller candidate.
 func parseLatexAnswer(s string, w *work) (Value, error) {
 	v, err := parseAnswer(s, w)
 	if err == nil || IsBudgetError(err) {
@@ -549,8 +551,12 @@ func parseLatexAnswer(s string, w *work) (Value, error) {
 	if !strings.ContainsAny(s, ",;") {
 		parts := splitEquals(s)
 		if len(parts) > 2 {
-			if v2, err2 := parseAnswer(parts[len(parts)-1], w); err2 == nil {
+			v2, err2 := parseAnswer(parts[len(parts)-1], w)
+			if err2 == nil {
 				return v2, nil
+			}
+			if IsBudgetError(err2) {
+				panic(err2)
 			}
 		}
 	}
@@ -718,6 +724,9 @@ func extractExpr(s string, w *work) (*Value, string) {
 	if m := reExprOnly.FindStringSubmatch(s); m != nil {
 		expr := m[1]
 		v, err := parseAnswer(plainExpr(expr), w)
+		if IsBudgetError(err) {
+			panic(err) // as in parseLatexAnswer: the search ends here
+		}
 		if err != nil || v.Kind != KindExpr {
 			return nil, expr
 		}

@@ -5,6 +5,8 @@ import (
 	"math/big"
 	"regexp"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // parser is a recursive-descent parser of one normalized answer.
@@ -730,7 +732,7 @@ func (p *parser) textAtom(content string) (*Node, error) {
 	if n, err := parseNumber(strings.ReplaceAll(c, ",", ""), p.w); err == nil {
 		return p.node(n), nil
 	}
-	name := strings.ToLower(strings.NewReplacer(" ", "", "(", "", ")", "").Replace(c))
+	name := lowerKeepInvalid(strings.NewReplacer(" ", "", "(", "", ")", "").Replace(c))
 	pct := false
 	if strings.HasSuffix(name, `\%`) {
 		name, pct = strings.TrimSuffix(name, `\%`), true
@@ -1004,6 +1006,27 @@ func (p *parser) command(t token) (*Node, error) {
 		return n, nil
 	}
 	return nil, fmt.Errorf("unsupported command \\%s", name)
+}
+
+// lowerKeepInvalid is strings.ToLower except that bytes that are not
+// UTF-8 (a lone surrogate written with Python's "surrogatepass") are kept
+// as they are, not turned into U+FFFD: \text{} of two different such
+// bytes must not become the same variable.
+func lowerKeepInvalid(s string) string {
+	if utf8.ValidString(s) {
+		return strings.ToLower(s)
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b.WriteByte(s[i])
+		} else {
+			b.WriteRune(unicode.ToLower(r))
+		}
+		i += size
+	}
+	return b.String()
 }
 
 // parseNumber reads a decimal literal exactly.

@@ -3,6 +3,8 @@ package dataset
 import (
 	"strings"
 	"testing"
+
+	"github.com/llenvs/llenvs-go/core"
 )
 
 func TestNumeric(t *testing.T) {
@@ -91,4 +93,55 @@ func TestScoringRegistry(t *testing.T) {
 		}
 	}()
 	RegisterScoring("exact", Exact)
+}
+
+// TestMathScoringTakesTheAnswerWhole holds scoring="math" to the answer the
+// extractor cut out: it is parsed whole, never searched for a part that
+// equals the expected answer, and a budget overrun is never a match.
+func TestMathScoringTakesTheAnswerWhole(t *testing.T) {
+	deep := `3 + \frac{1}{2} + ` + strings.Repeat("(", 70) + "1" + strings.Repeat(")", 70)
+	cases := []struct {
+		name, extractor, solution, response string
+		want                                float64
+		reason                              string // a substring of the scoring reason, "" for any
+	}{
+		{"fraction of the gold", "tag_based", `\boxed{\frac{1}{2}}`, `<answer>\frac{\frac{1}{2}}{3}</answer>`, 0, "not equal"},
+		{"gold plus a variable", "tag_based", `\boxed{7}`, `<answer>x + 7</answer>`, 0, "not equal"},
+		{"boxed gold plus a variable", "boxed", `\boxed{7}`, `\boxed{x + 7}`, 0, "not equal"},
+		{"padded past the nesting limit", "tag_based", `\boxed{\frac{1}{2}}`, "<answer>" + deep + "</answer>", 0, "over budget"},
+		{"boxed, padded past the nesting limit", "boxed", `\boxed{\frac{1}{2}}`, `\boxed{` + deep + `}`, 0, "over budget"},
+		{"gold squared", "boxed", `\boxed{3}`, `\boxed{3^2}`, 0, "not equal"},
+		{"gold in a tuple", "tag_based", `\boxed{3}`, `<answer>(3, 1)</answer>`, 0, ""},
+		{"root of the gold", "boxed", `\boxed{4}`, `\boxed{\sqrt{4}}`, 0, "not equal"},
+		{"gold then words", "tag_based", `\boxed{7}`, `<answer>7 or 8</answer>`, 0, ""},
+		// what stays a match
+		{"equal value", "tag_based", `\boxed{\frac{1}{2}}`, `<answer>0.5</answer>`, 1, "equal"},
+		{"equal fraction", "boxed", `\boxed{\frac{1}{2}}`, `so \boxed{\frac{2}{4}}`, 1, "equal"},
+		{"dollars", "tag_based", `\boxed{7}`, `<answer>$7$</answer>`, 1, "equal"},
+		{"unit", "tag_based", `\boxed{5}`, `<answer>5 \text{ cm}</answer>`, 1, "equal"},
+		{"plain decimal with a dot", "tag_based", `\boxed{37}`, `<answer>37.</answer>`, 1, "equal"},
+		{"thousands", "tag_based", `\boxed{1234}`, `<answer>1,234</answer>`, 1, "equal"},
+		{"equation", "tag_based", `\boxed{7}`, `<answer>x = 7</answer>`, 1, "equal"},
+		{"text", "tag_based", `\boxed{\text{Monday}}`, `<answer>\text{Monday}</answer>`, 1, "equal"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			cfg := core.EnvConfig{Name: "math", Adapter: AdapterName, AnswerExtractor: c.extractor,
+				Params: map[string]any{"question_column": "problem", "answer_column": "solution",
+					"ground_truth_extractor": "boxed", "scoring": "math"}}
+			e, err := New(cfg, map[string]Column{"problem": text("q"), "solution": text(c.solution)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := core.Scored{Values: make([]float64, 1)}
+			e.ScoreText(0, c.response, &out)
+			if out.Total != c.want {
+				t.Errorf("total %v, want %v (answer %q)", out.Total, c.want, out.Extraction.Answer)
+			}
+			_, reason := e.correctness(0, out.Extraction)
+			if c.reason != "" && !strings.Contains(reason, c.reason) {
+				t.Errorf("reason %q does not mention %q", reason, c.reason)
+			}
+		})
+	}
 }

@@ -218,7 +218,8 @@ def parse_batch(
     if rc != _native.OK:
         _native.raise_for(rc, data)
     results: list[list[Any]] = []
-    for i, item in enumerate(json.loads(data)):
+    # Texts crossed as "surrogatepass" UTF-8 and come back so: each lone surrogate stays itself.
+    for i, item in enumerate(json.loads(data.decode("utf-8", "surrogatepass"))):
         if isinstance(item, dict):
             if raise_on_error:
                 raise ValueError(f"parsing text {i}: {item['error']}")

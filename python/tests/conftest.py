@@ -28,3 +28,13 @@ def rg_leg():
     """The real reasoning-gym leg_counting dataset with the same parameters."""
     rg = pytest.importorskip("reasoning_gym")
     return rg.create_dataset("leg_counting", size=1000, seed=42)
+
+
+@pytest.fixture(autouse=True)
+def _forget_allowed_environments():
+    """Environments a test allowed for references (``allow_environments``) do not leak into the next test."""
+    yield
+    from llenvs_go.integrations import _references
+
+    _references._ALLOWED.clear()
+    _references._LOADED_FILES.clear()

@@ -335,3 +335,51 @@ def test_bench_runs_the_side_by_side_benchmark():
     assert helped.returncode == 0 and "--million" in helped.stdout
     bad = _subprocess(["-m", "llenvs_go", "bench", "--repeats", "x"])
     assert bad.returncode == 2 and "invalid int value" in bad.stderr
+
+
+@pytest.mark.parametrize("explicit", [False, True])
+def test_exported_rows_are_scored_by_the_environment_the_readme_builds(tmp_path, explicit):
+    # An environment with omitted or explicit defaults is the same environment, in both directions:
+    # rows from `llenvs-go export` (an EnvironmentConfig, answer_extractor explicit) scored by
+    # environment_registry.get(...), and rows from get(...) with explicit defaults scored the same way.
+    pq = pytest.importorskip("pyarrow.parquet")
+    datasets = pytest.importorskip("datasets")
+    from llenvs_go.integrations import openrlhf, trl, verl
+    from llenvs_go.integrations._references import EnvironmentMismatchError
+
+    defaults = {"max_animals": 10, "pre_cleaners": [], "answer_extractor_config": {}, "answer_extractor": "tag_based"}
+    scorer = environment_registry.get(name="leg_counting", adapter="reasoning_gym", size=40, seed=42,
+                                      **(defaults if explicit else {}))
+    invoke_ok("export", "leg_counting", "--format", "verl", "--size", "40", "--seed", "42", "-o",
+              str(tmp_path / "v.parquet"))
+    invoke_ok("export", "leg_counting", "--format", "openrlhf", "--size", "40", "--seed", "42", "-o",
+              str(tmp_path / "o.jsonl"))
+    invoke_ok("export", "leg_counting", "--format", "trl", "--size", "40", "--seed", "42", "-o",
+              str(tmp_path / "t.parquet"))
+    other = environment_registry.get(name="leg_counting", size=40, seed=42, **({} if explicit else defaults))
+    row_sets = [pq.read_table(tmp_path / "v.parquet").to_pylist()[:4], verl.make_verl_dataset(other, num_tasks=4)]
+    for rows in row_sets:
+        fn = verl.make_verl_reward_fn(scorer)
+        for row in rows:
+            truth = row["reward_model"]["ground_truth"]
+            assert fn(row["data_source"], f"<answer>{truth}</answer>", truth, row["extra_info"]) == 1.0
+    labels = [json.loads(line)["label"] for line in (tmp_path / "o.jsonl").read_text().splitlines()[:4]]
+    labels += [r["label"] for r in openrlhf.make_openrlhf_dataset(other, num_tasks=4)]
+    truths = [scorer.reset(options={"task_index": i})[0].hidden.expected_answer for i in range(4)] * 2
+    out = openrlhf.make_openrlhf_reward_fn(scorer)([f"<answer>{t}</answer>" for t in truths], None, labels)
+    assert [float(x) for x in out["rewards"]] == [1.0] * 8 and out["extra_logs"][openrlhf.MISMATCH_KEY] == 0.0
+    for ds in (datasets.Dataset.from_parquet(str(tmp_path / "t.parquet")).select(range(4)),
+               trl.make_trl_dataset(other, num_tasks=4)):
+        fn = trl.make_trl_reward_fn(scorer)
+        assert fn(prompts=ds["prompt"], completions=[f"<answer>{t}</answer>" for t in ds["ground_truth"]],
+                  task_index=ds["task_index"], ground_truth=ds["ground_truth"],
+                  env_reference=ds["env_reference"]) == [1.0] * 4
+    # A different seed, size or option value is still another environment.
+    for changed in ({"seed": 43}, {"size": 41}, {"max_animals": 9}, {"answer_extractor": "last_number"}):
+        kw = {"size": 40, "seed": 42, **changed}
+        rows = verl.make_verl_dataset(environment_registry.get("leg_counting", **kw), num_tasks=1)
+        with pytest.raises(EnvironmentMismatchError, match=next(iter(changed))):
+            verl.make_verl_reward_fn(scorer)("x", "<answer>1</answer>", "", rows[0]["extra_info"])
+        label = openrlhf.make_openrlhf_dataset(environment_registry.get("leg_counting", **kw), num_tasks=1)[0]["label"]
+        out = openrlhf.make_openrlhf_reward_fn(scorer)(["<answer>1</answer>"], None, [label])
+        assert out["extra_logs"][openrlhf.MISMATCH_KEY] == 1.0

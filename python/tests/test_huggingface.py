@@ -386,12 +386,18 @@ def test_verl_rows_and_shipped_compute_score_rebuild_the_environment():
     ref = rows_[0]["extra_info"]["env_reference"]
     assert json.loads(ref)["adapter"] == "huggingface"
     _references._BUILT.clear()
+    row = rows_[0]
+    # A reference may not load a dataset on its own: the user configures it.
+    with pytest.raises(_references.RefusedReferenceError, match="adapter 'huggingface' is not a procedural"):
+        verl.compute_score(row["data_source"], "<answer>1</answer>", "", row["extra_info"])
+    assert ref not in _references._BUILT
+    verl.allow_environments(env)
     for row in rows_[:4]:
         truth = row["reward_model"]["ground_truth"]
         good = verl.compute_score(row["data_source"], f"<answer>{truth}</answer>", truth, row["extra_info"])
         bad = verl.compute_score(row["data_source"], "<answer>-1234567</answer>", truth, row["extra_info"])
         assert (good, bad) == (1.0, 0.0)
-    assert ref in _references._BUILT  # rebuilt from the reference, not the object at hand
+    assert _references._ALLOWED[ref].environment is env  # the configured environment serves its rows
     own = verl.make_verl_reward_fn(env)
     assert own(row["data_source"], f"<answer>{truth}</answer>", truth, row["extra_info"]) == 1.0
 
@@ -469,7 +475,12 @@ def test_openrlhf_rows_and_shipped_reward_function():
     queries = [f"Q<answer>{t}</answer>" for t in truths]
     queries[2] = "Q<answer>wrong</answer>"
     out = openrlhf.reward_func(queries, prompts, [r["label"] for r in rows_])
+    assert [float(x) for x in out["rewards"]] == [0.0] * 5  # not configured: refused, counted
+    assert out["extra_logs"][openrlhf.REFUSED_KEY] == 5.0
+    openrlhf.allow_environments(env)
+    out = openrlhf.reward_func(queries, prompts, [r["label"] for r in rows_])
     assert [float(x) for x in out["rewards"]] == [1.0, 1.0, 0.0, 1.0, 1.0]
+    assert out["extra_logs"][openrlhf.REFUSED_KEY] == 0.0
     own = openrlhf.make_openrlhf_reward_fn(env)(queries, prompts, [r["label"] for r in rows_])
     assert [float(x) for x in own["rewards"]] == [1.0, 1.0, 0.0, 1.0, 1.0]
 
@@ -485,6 +496,69 @@ def test_environment_config_builds_a_dataset_environment():
                  size=4, seed=2)
     assert [env.reset(options={"task_index": i})[0].observation.prompt for i in range(4)] == \
         [direct.reset(options={"task_index": i})[0].observation.prompt for i in range(4)]
+
+
+# -- math scoring reads the extracted answer whole -----------------------------------
+
+#: Reference answers for the generated attacks below.
+_GOLDS = ("7", "-3", "12", "0.25", "\\frac{1}{2}", "\\frac{3}{4}", "2\\sqrt{3}", "\\pi", "x^2+1", "(1, 2)",
+          "\\{1, 3\\}", "50\\%", "x = 4", "[0, 1)", "\\text{Monday}")
+
+_DEEP = "(" * 70 + "1" + ")" * 70  # past the verifier's nesting budget of 64
+
+#: Answers that hold the gold ``g`` as a proper sub-expression (and two that are the gold).
+_ATTACKS = ("\\frac{{{g}}}{{3}}", "\\frac{{\\frac{{{g}}}{{2}}}}{{3}}", "x + {g}", "{g} + 1", "({g})^2", "2({g})",
+            "2 \\cdot {g}", "({g}, 1)", "\\sqrt{{{g}}}", "{g} + " + _DEEP, "3 + {g} + " + _DEEP, "-({g})",
+            "y({g})", "\\{{{g}, 5\\}}", "{g} \\cdot x", "{g}")
+
+
+def _attacks():
+    for g in _GOLDS:
+        for a in _ATTACKS:
+            yield g, a.format(g=g)
+
+
+def test_math_scoring_never_matches_a_part_of_the_answer():
+    """scoring="math" through the huggingface adapter, with the boxed and the tag_based extractors, gives the
+    verdict math-verify gives for the answer boxed: an answer that holds the gold inside a larger expression (or
+    is padded past a budget) is never scored 1.0 where math-verify says it is wrong."""
+    mvr = pytest.importorskip("math_verify")
+    import logging
+
+    cases = list(_attacks())
+    golds = list(dict.fromkeys(g for g, _ in cases))
+    rows_ = [{"problem": f"q{i}", "solution": f"So \\boxed{{{g}}}."} for i, g in enumerate(golds)]
+    index = {g: i for i, g in enumerate(golds)}
+    logging.disable(logging.WARNING)
+    try:
+        theirs = [bool(mvr.verify(mvr.parse(f"\\boxed{{{g}}}"), mvr.parse(f"\\boxed{{{a}}}"))) for g, a in cases]
+    finally:
+        logging.disable(logging.NOTSET)
+    assert any(theirs) and not all(theirs)
+    tasks = [index[g] for g, _ in cases]
+    for extractor, response in (("boxed", "Thus \\boxed{{{}}}."), ("tag_based", "<answer>{}</answer>")):
+        env = environment_registry.get(rows_, adapter="huggingface", scoring="math", answer_extractor=extractor)
+        ours = Scorer(env).totals(tasks, [response.format(a) for _, a in cases])
+        differ = [(extractor, g, a, t, o) for (g, a), t, o in zip(cases, theirs, ours, strict=True) if o != float(t)]
+        # The one known difference, in the safe direction: math-verify reads an equation inside brackets or a
+        # fraction (\frac{x = 4}{3}, 2(x = 4)) as its right side alone and matches the gold x = 4; we do not.
+        wrong = [d for d in differ if not (d[4] == 0.0 and "=" in d[1] and d[1] != d[2])]
+        assert not wrong, "\n".join(f"{x}: gold {g!r}, answer {a!r}: math-verify {t}, ours {o}"
+                                    for x, g, a, t, o in wrong)
+        assert all(o == 0.0 for *_, o in differ)
+
+
+@pytest.mark.parametrize(("solution", "response", "preset"), [
+    ("\\boxed{\\frac{1}{2}}", "<answer>\\frac{\\frac{1}{2}}{3}</answer>", None),
+    ("\\boxed{7}", "<answer>x + 7</answer>", None),
+    ("\\boxed{7}", "\\boxed{x + 7}", "math"),
+    ("\\boxed{\\frac{1}{2}}", "<answer>3 + \\frac{1}{2} + " + _DEEP + "</answer>", None),
+    ("\\boxed{\\frac{1}{2}}", "\\boxed{3 + \\frac{1}{2} + " + _DEEP + "}", "math"),
+])
+def test_math_scoring_reported_attacks(solution, response, preset):
+    kw = {"preset": preset} if preset else {"scoring": "math"}
+    env = environment_registry.get([{"problem": "q", "solution": solution}], adapter="huggingface", **kw)
+    assert Scorer(env).score(0, response).total == 0.0
 
 
 # -- found under attack ----------------------------------------------------------------

@@ -155,6 +155,27 @@ def test_parse_batch_matches_parse() -> None:
     assert mv.parse_batch(texts) == [mv.parse(t) for t in texts]
 
 
+def test_lone_surrogates_stay_distinct() -> None:
+    """A lone surrogate crosses into Go as "surrogatepass" UTF-8 and comes back the same code point: two
+    different ones never collapse into the same replacement characters, and a high one next to a low one stays
+    two code points."""
+    hi, lo = mv.parse("\\boxed{\ud800}"), mv.parse("\\boxed{\udc00}")
+    assert hi == ["\ud800"] and lo == ["\udc00"]
+    assert mv.verify(hi, lo) is False and mv.verify(lo, hi) is False
+    assert mv.verify(hi, mv.parse("\\boxed{\ud800}")) is True
+    for text in ("a\ud800\udc00b", "\udfff x \ud800", "\udc00\ud800"):
+        assert mv.parse(f"\\boxed{{{text}}}") == [text]
+    assert mv.parse_batch(["\\boxed{\ud800}", "\\boxed{\udc00}"]) == [hi, lo]
+    assert mv.verify_batch(["\\boxed{\ud800}", "\\boxed{\ud800}"], ["\\boxed{\udc00}", "\\boxed{\ud800}"]) == \
+        [False, True]
+    assert mv.verify("\ud800", "\udc00") is False  # plain strings are compared as text
+    assert pickle.loads(pickle.dumps(hi)) == hi
+    if HAS_MATH_VERIFY:
+        import math_verify
+
+        assert math_verify.verify(math_verify.parse("\\boxed{\ud800}"), math_verify.parse("\\boxed{\udc00}")) is False
+
+
 @pytest.mark.skipif(not HAS_MATH_VERIFY, reason="math-verify is not installed")
 def test_config_classes_match_math_verify() -> None:
     import math_verify

@@ -25,6 +25,7 @@ from framework_mocks import QEnvironment, answers
 from llenvs_go.core.registry import environment_registry
 from llenvs_go.integrations.openrlhf import (
     MISMATCH_KEY,
+    REFUSED_KEY,
     UNSCORED_KEY,
     make_openrlhf_dataset,
     make_openrlhf_reward_fn,
@@ -65,7 +66,7 @@ def _values(x) -> list[float]:
 def _check_shape(out, n: int) -> None:
     assert set(out) == {"rewards", "scores", "extra_logs"}
     assert len(_values(out["rewards"])) == n and len(_values(out["scores"])) == n
-    assert set(out["extra_logs"]) == {UNSCORED_KEY, MISMATCH_KEY}
+    assert set(out["extra_logs"]) == {UNSCORED_KEY, MISMATCH_KEY, REFUSED_KEY}
     for v in out["extra_logs"].values():  # numbers only: samples_generator.py wraps them in tensors
         assert isinstance(v, float)
 
@@ -103,12 +104,13 @@ def test_returns_tensors_with_torch(env):
     # samples_generator.py (0.11.2)
     assert torch.tensor([out["rewards"]]).flatten().tolist() == [1.0]
     assert {k: torch.tensor([v]).tolist() for k, v in out["extra_logs"].items()} == {UNSCORED_KEY: [0.0],
-                                                                                      MISMATCH_KEY: [0.0]}
+                                                                                      MISMATCH_KEY: [0.0],
+                                                                                      REFUSED_KEY: [0.0]}
     assert make_openrlhf_reward_fn(env)([], [], [])["rewards"].shape == (0,)
 
 
 @pytest.mark.parametrize("label", ["", None, "garbage", "llenvs:x:y:z", "llenvs:5000::", 5000, -1, 2.5, {"a": 1},
-                                   "llenvs:1:00000000:"])
+                                   "llenvs:1:00000000:", "\u0661", "\uff11", "llenvs:\u0661::", " \u0967 "])
 def test_unscorable_samples_get_zero_and_are_counted(env, label):
     fn = make_openrlhf_reward_fn(env)
     rows = make_openrlhf_dataset(env, num_tasks=2)
@@ -179,3 +181,42 @@ def test_response_when_the_prompt_is_not_a_prefix():
     assert response_of("legs?<|im_end|>\n<|im_start|>assistant\n<answer>4</answer>", prompt) == "<answer>4</answer>"
     assert response_of(prompt + "<answer>4</answer>", prompt) == "<answer>4</answer>"
     assert response_of("no prompt here <answer>4</answer>", prompt) == "no prompt here <answer>4</answer>"
+
+
+def test_shipped_reward_func_scores_plain_ground_truth_labels(monkeypatch):
+    # OpenRLHF's math recipes write the ground truth itself as the label; the verdict is math-verify's on the
+    # response's last \boxed{} (checked against the real package on generated responses).
+    math_verify = pytest.importorskip("math_verify")
+    golds = ["2", "\\frac{1}{2}", "0.5", "-3", "\\sqrt{2}", "x+1", "(1,2)", "12"]
+    answers = ["2", "\\frac{2}{4}", "1/2", "-3.0", "2^{1/2}", "1+x", "(1, 2)", "13", "x+2", "\\frac{\\frac{1}{2}}{3}"]
+    queries, labels, want = [], [], []
+    for g in golds:
+        for a in answers:
+            for wrap in ("So the answer is \\boxed{%s}.", "\\boxed{9} first, then \\boxed{%s}", "no box: %s"):
+                response = wrap.replace("%s", a)
+                queries.append("PROMPT " + response)
+                labels.append(g)
+                boxed = "\\boxed" in response
+                last = response[response.rfind("\\boxed{"):] if boxed else ""
+                want.append(1.0 if boxed and math_verify.verify(math_verify.parse(f"\\boxed{{{g}}}"),
+                                                                 math_verify.parse(last)) else 0.0)
+    out = reward_func(queries, ["PROMPT "] * len(queries), labels)
+    got = _values(out["rewards"])
+    disagree = [(labels[k], queries[k], got[k], want[k]) for k in range(len(got)) if got[k] != want[k]]
+    assert not disagree, disagree[:5]
+    assert sum(want) >= 10  # the corpus holds right answers as well as wrong ones
+    assert out["extra_logs"][UNSCORED_KEY] == 0.0
+
+
+def test_plain_labels_beside_references_and_the_exact_rule(env, monkeypatch):
+    rows = make_openrlhf_dataset(env, num_tasks=2)
+    good = answers(env, range(2))
+    out = reward_func([good[0], "\\boxed{7}", good[1], "\\boxed{7}", "x"], None,
+                      [rows[0]["label"], "7", rows[1]["label"], 7, ""])
+    assert _values(out["rewards"]) == [1.0, 1.0, 1.0, 1.0, 0.0]
+    assert out["extra_logs"][UNSCORED_KEY] == 1.0  # the empty label
+    monkeypatch.setenv("LLENVS_GO_LABEL_SCORING", "exact")
+    assert _values(reward_func(["\\boxed{0.5}", "\\boxed{0.5}"], None, ["0.5", "\\frac12"])["rewards"]) == [1.0, 0.0]
+    monkeypatch.setenv("LLENVS_GO_LABEL_SCORING", "fuzzy")
+    with pytest.raises(ValueError, match="'fuzzy' is not one of math, exact"):
+        reward_func(["\\boxed{1}"], None, ["1"])

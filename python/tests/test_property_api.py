@@ -178,6 +178,41 @@ def test_batches_take_anything(env, indices, responses):
             _ = r.extracted_answer, r.metadata
 
 
+_COLUMN_KINDS = ("list", "tuple", "numpy", "dict", "scalar")
+
+
+def _as_column(values: list[Any], kind: str) -> Any:
+    """``values`` in one of the shapes a caller of a TRL reward function may pass."""
+    if kind == "tuple":
+        return tuple(values)
+    if kind == "numpy":
+        import numpy as np
+        try:
+            return np.array(values)
+        except (ValueError, TypeError, OverflowError):
+            return np.array(values, dtype=object)
+    if kind == "dict":
+        return {str(k): v for k, v in enumerate(values)}
+    if kind == "scalar":
+        return values[0] if values else 0
+    return values
+
+
+@given(n=st.integers(min_value=0, max_value=6), kinds=st.tuples(*[st.sampled_from(_COLUMN_KINDS)] * 4),
+       indices=st.lists(st.one_of(st.integers(min_value=-1, max_value=52), numbers), max_size=6),
+       references=st.lists(st.one_of(st.none(), texts, st.just(""), st.just("{}"), wrong_types), max_size=6),
+       truths=st.lists(st.one_of(st.none(), texts, st.just("")), max_size=6))
+def test_trl_reward_function_takes_any_column_type(env, n, kinds, indices, references, truths):
+    from llenvs_go.integrations.trl import make_trl_reward_fn
+
+    fn = make_trl_reward_fn(env)
+    completions = _as_column(["<answer>3</answer>"] * n, kinds[0] if kinds[0] != "dict" else "list")
+    out = outcome(fn, prompts=None, completions=completions, task_index=_as_column(indices[:n] or [0] * n, kinds[1]),
+                  env_reference=_as_column(references[:n], kinds[2]), ground_truth=_as_column(truths[:n], kinds[3]))
+    if not isinstance(out, BaseException):
+        assert isinstance(out, list) and len(out) == n and all(isinstance(x, float) for x in out)
+
+
 # -- datasets --------------------------------------------------------------------------------------
 
 @given(indices=st.one_of(st.lists(st.integers(min_value=-2, max_value=52), max_size=10), st.lists(numbers, max_size=4),

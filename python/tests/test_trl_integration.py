@@ -140,3 +140,34 @@ def test_async_variant(env):
     assert inspect.iscoroutinefunction(fn)
     good = _conversational([t for t in answers(env, range(2)) for _ in range(2)])
     assert _trl_call(fn, ds, good) == [1.0] * 4
+
+
+def test_reward_function_takes_trl_column_types_and_refuses_others(env):
+    # TRL hands dataset columns over as lists; numpy arrays and tuples come from users' own calls.
+    import numpy as np
+
+    fn = make_trl_reward_fn(env)
+    good = answers(env, range(3))
+    rows = make_trl_dataset(env, num_tasks=3)
+    refs, truths = rows["env_reference"], rows["ground_truth"]
+    for column in (list, tuple, np.array):
+        out = fn(prompts=None, completions=good, task_index=column([0, 1, 2]), env_reference=column(refs),
+                 ground_truth=column(truths))
+        assert out == [1.0, 1.0, 1.0]
+    assert fn(prompts=None, completions=[], task_index=[], env_reference=np.array([]), ground_truth=()) == []
+    with pytest.raises(TypeError, match="env_reference must be a column"):
+        fn(prompts=None, completions=[], task_index=[], env_reference={"": None})
+    with pytest.raises(TypeError, match="task_index must be a column"):
+        fn(prompts=None, completions=good[:1], task_index=0)
+    with pytest.raises(TypeError, match="ground_truth must be a column"):
+        fn(prompts=None, completions=good[:1], task_index=[0], ground_truth="7")
+    with pytest.raises(TypeError, match="env_reference entries must be str"):
+        fn(prompts=None, completions=good[:1], task_index=[0], env_reference=[{"x": 1}])
+
+
+def test_a_mismatched_reference_after_an_empty_one_is_still_caught(env):
+    fn = make_trl_reward_fn(env)
+    other = make_trl_dataset(environment_registry.get("leg_counting", size=5, seed=999), num_tasks=1)
+    good = answers(env, range(2))
+    with pytest.raises(EnvironmentMismatchError):
+        fn(prompts=None, completions=good, task_index=[0, 1], env_reference=["", other["env_reference"][0]])

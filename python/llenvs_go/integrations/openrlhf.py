@@ -24,9 +24,12 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from llenvs_go.integrations._references import (
+    LABEL_PREFIX,
     BoundEnvironment,
     EnvironmentMismatchError,
+    RefusedReferenceError,
     UnscorableRowError,
+    allow_environments,
     bound_from_reference,
     make_label,
     parse_label,
@@ -41,12 +44,14 @@ _UNSET: Any = object()
 #: they were built from another environment.
 UNSCORED_KEY = "llenvs/unscored"
 MISMATCH_KEY = "llenvs/env_mismatch"
+#: extra_logs key: how many unscored samples had a reference that a row may not choose (a hub dataset, a file, ...).
+REFUSED_KEY = "llenvs/refused_reference"
 _TAILS = (64, 16)  # characters of the prompt's end looked for in the query when the prompt is not its prefix
 _warned = [0]  # how many unscorable samples were logged in this process
 
-__all__ = ["MISMATCH_KEY", "UNSCORED_KEY", "EnvironmentMismatchError", "UnscorableRowError",
-           "make_openrlhf_dataset", "make_openrlhf_reward_fn", "response_of", "reward_func",
-           "write_openrlhf_jsonl"]
+__all__ = ["MISMATCH_KEY", "REFUSED_KEY", "UNSCORED_KEY", "EnvironmentMismatchError", "RefusedReferenceError",
+           "UnscorableRowError", "allow_environments", "make_openrlhf_dataset", "make_openrlhf_reward_fn",
+           "response_of", "reward_func", "write_openrlhf_jsonl"]
 
 
 def response_of(query: Any, prompt: Any) -> str:
@@ -92,8 +97,8 @@ def _tensor(torch: Any, values: list[float]) -> Any:
     return torch.frombuffer(array("f", values), dtype=torch.float32)
 
 
-def _pack(rewards: list[float], unscored: int, mismatched: int) -> dict[str, Any]:
-    logs = {UNSCORED_KEY: float(unscored), MISMATCH_KEY: float(mismatched)}
+def _pack(rewards: list[float], unscored: int, mismatched: int, refused: int) -> dict[str, Any]:
+    logs = {UNSCORED_KEY: float(unscored), MISMATCH_KEY: float(mismatched), REFUSED_KEY: float(refused)}
     torch = _torch()
     if torch is None:
         return {"rewards": rewards, "scores": list(rewards), "extra_logs": logs}
@@ -118,7 +123,7 @@ def _score_all(resolve: Callable[[Any, Any], tuple[BoundEnvironment, int]], quer
     except TypeError:
         n = 0
     rewards = [0.0] * n
-    unscored = mismatched = 0
+    unscored = mismatched = refused = 0
     for k in range(n):
         label = None
         try:
@@ -131,8 +136,10 @@ def _score_all(resolve: Callable[[Any, Any], tuple[BoundEnvironment, int]], quer
             unscored += 1
             if isinstance(e, EnvironmentMismatchError):
                 mismatched += 1
+            elif isinstance(e, RefusedReferenceError):
+                refused += 1
             _report(k, label, e)
-    return _pack(rewards, unscored, mismatched)
+    return _pack(rewards, unscored, mismatched, refused)
 
 
 def make_openrlhf_reward_fn(environment: Any) -> Callable[..., dict[str, Any]]:
@@ -144,10 +151,12 @@ def make_openrlhf_reward_fn(environment: Any) -> Callable[..., dict[str, Any]]:
     truth) is a mismatch. Returns ``{"rewards", "scores", "extra_logs"}``:
     ``rewards`` and ``scores`` are 1-D float32 torch tensors of
     ``len(queries)`` when torch is importable (lists otherwise);
-    ``extra_logs`` holds two numbers, ``llenvs/unscored`` (how many samples
-    could not be scored: empty, garbage or out-of-range label, None,
-    mismatch) and ``llenvs/env_mismatch`` (how many of those were built from
-    another environment). An unscorable sample gets 0 and a logged warning,
+    ``extra_logs`` holds three numbers, ``llenvs/unscored`` (how many
+    samples could not be scored: empty, garbage or out-of-range label, None,
+    mismatch, refused reference), ``llenvs/env_mismatch`` (how many of those
+    were built from another environment) and ``llenvs/refused_reference``
+    (how many named what a row may not choose; always 0 here, where the
+    environment is given). An unscorable sample gets 0 and a logged warning,
     never an exception; the other samples are scored.
     """
     bound = BoundEnvironment(environment)
@@ -168,6 +177,51 @@ def make_openrlhf_reward_fn(environment: Any) -> Callable[..., dict[str, Any]]:
     return reward_func
 
 
+#: Environment variable choosing how the shipped reward_func scores a plain label (a ground truth):
+#: ``math`` (the default: the response's last ``\boxed{}`` verified against the label by the math verifier)
+#: or ``exact`` (that box's content equal to the label, both stripped).
+LABEL_SCORING_VAR = "LLENVS_GO_LABEL_SCORING"
+LABEL_SCORINGS = ("math", "exact")
+_BOXED: list[Any] = []  # the Go boxed extractor, made on first use
+
+
+def _label_scoring(kwargs: dict[str, Any]) -> str:
+    rule = kwargs.get("label_scoring") or os.environ.get(LABEL_SCORING_VAR) or "math"
+    if rule not in LABEL_SCORINGS:
+        raise ValueError(f"label scoring {rule!r} is not one of {', '.join(LABEL_SCORINGS)} "
+                         f"(set ${LABEL_SCORING_VAR} or label_scoring=)")
+    return rule
+
+
+def _plain_label(label: Any) -> str | None:
+    """A label's ground truth (a non-empty str that is not ``llenvs:...``, or a number as text); None otherwise."""
+    if isinstance(label, str):
+        return label if label.strip() and not label.startswith(LABEL_PREFIX) else None
+    if isinstance(label, (int, float)) and not isinstance(label, bool) and label == label:
+        return str(label)
+    return None
+
+
+def _score_plain_labels(responses: list[str], labels: list[str], rule: str) -> list[float]:
+    """Rewards of responses against ground-truth labels: the last ``\boxed{}`` of each, under ``rule``, in one call."""
+    if not _BOXED:
+        from llenvs_go.core.extraction import BoxedExtractor
+
+        _BOXED.append(BoxedExtractor())
+    answers = [a for a, _ in _BOXED[0].extract_batch(responses)]
+    if rule == "exact":
+        return [1.0 if a is not None and a == g.strip() else 0.0 for a, g in zip(answers, labels, strict=True)]
+    from llenvs_go import math_verify
+
+    found = [k for k, a in enumerate(answers) if a is not None]
+    golds = [labels[k] if ("\\boxed" in labels[k] or "$" in labels[k]) else f"\\boxed{{{labels[k]}}}" for k in found]
+    verdicts = math_verify.verify_batch(golds, [f"\\boxed{{{answers[k]}}}" for k in found]) if found else []
+    rewards = [0.0] * len(responses)
+    for k, ok in zip(found, verdicts, strict=True):
+        rewards[k] = 1.0 if ok else 0.0
+    return rewards
+
+
 def _resolve_reference(label: Any, given: Any) -> tuple[BoundEnvironment, int]:
     i, fingerprint, reference = parse_label(label)
     if not reference:
@@ -179,14 +233,65 @@ def _resolve_reference(label: Any, given: Any) -> tuple[BoundEnvironment, int]:
 
 
 def reward_func(queries: Any, prompts: Any = None, labels: Any = None, **kwargs: Any) -> dict[str, Any]:
-    """OpenRLHF's ``reward_func(queries, prompts, labels)`` for rows of :func:`make_openrlhf_dataset`.
+    """OpenRLHF's ``reward_func(queries, prompts, labels)``: rows of :func:`make_openrlhf_dataset`, or plain labels.
+
+    A label that is not an llenvs reference (``llenvs:...``) is the
+    sample's ground truth, as OpenRLHF's math recipes write them: the
+    response (the query after its prompt) is scored by its last
+    ``\boxed{}``, verified against the label by the math verifier
+    (``$LLENVS_GO_LABEL_SCORING=exact`` compares the box's text instead).
+    Those samples are scored together, in one call into Go.
 
     Each label names its environment, which is rebuilt once per process and
-    per configuration (a batch may mix environments). Returns what
+    per configuration (a batch may mix environments). Labels are untrusted
+    input: a label may select a built-in procedural task, or an environment
+    configured for this process (``$LLENVS_GO_ENVIRONMENTS``, or
+    :func:`allow_environments` in the process that loads this file), never a
+    hub dataset, a file or a loader option; a refused label is an unscored
+    sample, counted under ``llenvs/refused_reference``. Returns what
     :func:`make_openrlhf_reward_fn`'s function returns; never raises for a
     bad sample.
     """
-    return _score_all(_resolve_reference, queries, prompts, labels, None)
+    try:
+        n = len(queries)
+        truths = [_plain_label(labels[k]) if labels is not None and k < len(labels) else None for k in range(n)]
+        plain = [k for k in range(n) if truths[k] is not None]
+    except TypeError:
+        plain = []
+    if not plain:
+        return _score_all(_resolve_reference, queries, prompts, labels, None)
+    rule = _label_scoring(kwargs)
+    plain_set = set(plain)
+    rest = [k for k in range(n) if k not in plain_set]
+    out = _score_all(_resolve_reference, [queries[k] for k in rest], _pick(prompts, rest), _pick(labels, rest), None)
+    rewards = [0.0] * n
+    for k, r in zip(rest, _values(out["rewards"]), strict=True):
+        rewards[k] = r
+    logs = out["extra_logs"]
+    unscored = int(logs[UNSCORED_KEY])
+    texts = []
+    scored = []
+    for k in plain:
+        try:
+            prompt = prompts[k] if prompts is not None and k < len(prompts) else None
+            texts.append(response_of(queries[k], prompt))
+            scored.append(k)
+        except Exception as e:  # noqa: BLE001 - never raise for one bad sample
+            unscored += 1
+            _report(k, labels[k], e)
+    for k, r in zip(scored, _score_plain_labels(texts, [truths[k] for k in scored], rule), strict=True):
+        rewards[k] = r
+    return _pack(rewards, unscored, int(logs[MISMATCH_KEY]), int(logs[REFUSED_KEY]))
+
+
+def _pick(values: Any, keep: list[int]) -> list[Any] | None:
+    if values is None:
+        return None
+    return [values[k] if k < len(values) else None for k in keep]
+
+
+def _values(rewards: Any) -> list[float]:
+    return rewards.tolist() if hasattr(rewards, "tolist") else list(rewards)
 
 
 def make_openrlhf_dataset(environment: Any, num_tasks: int | None = None, *, conversational: bool = True,

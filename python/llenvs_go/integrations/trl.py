@@ -24,6 +24,7 @@ from llenvs_go.integrations._references import (
     EnvironmentMismatchError,
     completion_text,
     mismatch_message,
+    same_environment,
 )
 from llenvs_go.integrations.dataset_provider import DatasetProvider
 from llenvs_go.integrations.trl_rollout import make_trl_rollout_fn
@@ -45,31 +46,53 @@ def _texts(completions: Any) -> list[str] | tuple[str, ...]:
     return [completion_text(c) for c in completions]
 
 
+def _column(value: Any, name: str, n: int) -> list[Any]:
+    """A dataset column as TRL passes it (a list, a tuple or a numpy array) as a list of ``n`` Python values."""
+    if type(value) is not list:
+        if isinstance(value, (str, bytes, dict)) or not (isinstance(value, Sequence) or hasattr(value, "tolist")):
+            raise TypeError(f"{name} must be a column (a list, tuple or numpy array with one entry per completion), "
+                            f"got {type(value).__name__}")
+        value = value.tolist() if hasattr(value, "tolist") else list(value)
+        if not isinstance(value, list):  # a 0-d numpy array
+            raise TypeError(f"{name} must be a column with one entry per completion, got a scalar array")
+    if len(value) != n:
+        raise ValueError(f"{name} has {len(value)} entries but there are {n} completions; pass one per completion")
+    return value
+
+
 def _score(bound: BoundEnvironment, completions: Any, task_index: Any, task_indices: Any, ground_truth: Any,
            env_reference: Any) -> list[float]:
+    which = "task_index" if task_index is not None else "task_indices"
     indices = task_index if task_index is not None else task_indices
     if indices is None:
         raise TypeError("the reward function needs the task of each completion: a dataset column 'task_index' "
                         "(make_trl_dataset has one; TRL passes it as task_index=) or task_indices=[...]")
     texts = _texts(completions)
-    if isinstance(indices, int) or len(indices) != len(texts):
-        got = "an int" if isinstance(indices, int) else str(len(indices))
-        raise ValueError(f"task_index has {got} entries but there are {len(texts)} completions; "
-                         "pass one task index per completion")
-    if env_reference is not None and len(env_reference):
-        _check_references(bound, env_reference)
-    if ground_truth is not None and len(ground_truth):
-        _check_truths(bound, indices, ground_truth)
+    indices = _column(indices, which, len(texts))
+    if env_reference is not None:
+        _check_references(bound, _column(env_reference, "env_reference", len(texts)))
+    if ground_truth is not None:
+        truths = _column(ground_truth, "ground_truth", len(texts))
+        if truths:
+            _check_truths(bound, indices, truths)
     return bound.scorer.totals(indices, texts)
 
 
-def _check_references(bound: BoundEnvironment, references: Sequence[Any]) -> None:
+def _check_references(bound: BoundEnvironment, references: list[Any]) -> None:
     own = bound.reference
     if references.count(own) == len(references):
         return
-    bad = next(r for r in references if r != own)
-    if bad:
-        raise EnvironmentMismatchError(mismatch_message(bad, own))
+    seen = set()
+    for r in references:
+        if not r or r == own:
+            continue
+        if not isinstance(r, str):
+            raise TypeError(f"env_reference entries must be str (the column make_trl_dataset writes), "
+                            f"got {type(r).__name__}")
+        if r not in seen:
+            seen.add(r)
+            if not same_environment(r, own):
+                raise EnvironmentMismatchError(mismatch_message(r, own))
 
 
 def _check_truths(bound: BoundEnvironment, indices: Sequence[int], truths: Sequence[Any]) -> None:

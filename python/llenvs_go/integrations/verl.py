@@ -35,7 +35,9 @@ from llenvs_go.integrations._references import (
     REFERENCE_KEY,
     BoundEnvironment,
     EnvironmentMismatchError,
+    RefusedReferenceError,
     UnscorableRowError,
+    allow_environments,
     bound_from_reference,
     task_index_of,
 )
@@ -44,8 +46,9 @@ from llenvs_go.integrations.dataset_provider import DatasetProvider
 
 _UNSET: Any = object()
 
-__all__ = ["EnvironmentMismatchError", "LLEnvsAgentLoop", "UnscorableRowError", "compute_score", "compute_score_async",
-           "make_verl_dataset", "make_verl_reward_fn", "write_verl_parquet"]
+__all__ = ["EnvironmentMismatchError", "LLEnvsAgentLoop", "RefusedReferenceError", "UnscorableRowError",
+           "allow_environments", "compute_score", "compute_score_async", "make_verl_dataset", "make_verl_reward_fn",
+           "write_verl_parquet"]
 
 
 def _task_of(extra_info: Any) -> int:
@@ -168,13 +171,23 @@ def compute_score(data_source: Any = None, solution_str: Any = None, ground_trut
     so a batch that mixes environments scores each row against its own.
     Returns the total reward as a float.
 
+    Rows are untrusted input: a reference may select a built-in procedural
+    task, or an environment configured for this process
+    (``$LLENVS_GO_ENVIRONMENTS``, ``allow_environments``, or
+    ``+reward.custom_reward_function.reward_kwargs.environments=<file>``,
+    which veRL passes here as ``environments=``), never a hub dataset, a
+    file or a loader option.
+
     Raises:
         UnscorableRowError: ``extra_info`` has no task index or no reference.
+        RefusedReferenceError: the reference names what a row may not
+            choose (a hub dataset, a file, a URL, a loader option); the
+            message says how to configure the environment.
         EnvironmentMismatchError: the row's ground truth is not the task's
             (the row was built with another version of the environment).
     """
     i = _task_of(extra_info)
-    bound = bound_from_reference(extra_info.get(REFERENCE_KEY))
+    bound = bound_from_reference(extra_info.get(REFERENCE_KEY), kwargs.get("environments"))
     bound.check_truth(i, ground_truth)
     return bound.scorer.total(i, _text_of(solution_str))
 
@@ -195,11 +208,11 @@ async def compute_score_async(data_source: Any = None, solution_str: Any = None,
     :func:`compute_score` there.
     """
     i = _task_of(extra_info)
-    bound = bound_from_reference(extra_info.get(REFERENCE_KEY))
+    bound = bound_from_reference(extra_info.get(REFERENCE_KEY), kwargs.get("environments"))
     if _runs_inline(bound, solution_str):
         bound.check_truth(i, ground_truth)
         return bound.scorer.total(i, _text_of(solution_str))
-    return await asyncio.to_thread(compute_score, data_source, solution_str, ground_truth, extra_info)
+    return await asyncio.to_thread(compute_score, data_source, solution_str, ground_truth, extra_info, **kwargs)
 
 
 def make_verl_dataset(environment: Any, num_tasks: int | None = None, *, split: str = "train",

@@ -16,7 +16,12 @@ or, by file path, at this file
 (``python -c "import llenvs_go.integrations.verl_reward as m; print(m.__file__)"``).
 
 Each row's environment is rebuilt from ``extra_info["env_reference"]``, once
-per process and per configuration. veRL executes a file path as an anonymous
+per process and per configuration, when the reference names a built-in
+procedural task or an environment configured for the process
+(``$LLENVS_GO_ENVIRONMENTS``, or
+``+reward.custom_reward_function.reward_kwargs.environments=<file>``); a
+reference to anything else (a hub dataset, a file, a loader option) is
+refused with ``RefusedReferenceError``: rows are untrusted input. veRL executes a file path as an anonymous
 module and Ray's remote reward manager then pickles its functions by value:
 this file therefore only re-exports a function of an importable module
 (pickled by reference, no module state travels with it), with an absolute
