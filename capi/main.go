@@ -21,6 +21,7 @@ import (
 	"github.com/llenvs/llenvs-go/envs/dataset"
 	_ "github.com/llenvs/llenvs-go/envs/external"
 	_ "github.com/llenvs/llenvs-go/envs/reasoninggym"
+	"github.com/llenvs/llenvs-go/recipes"
 	"github.com/llenvs/llenvs-go/strictcfg"
 )
 
@@ -191,6 +192,8 @@ func llenvsgo_call(method *C.char, req *C.char, reqLen C.size_t, out **C.char, o
 		return rawReply(callClean, req, reqLen, out, outLen)
 	case "huggingface_options":
 		return reply(dataset.Describe(), out, outLen)
+	case "verl_sources":
+		return reply(map[string]any{"sources": recipes.VerlSourceFamilies(), "families": recipes.Families()}, out, outLen)
 	default:
 		if hook, ok := testHooks[m]; ok {
 			hook()

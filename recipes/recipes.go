@@ -131,14 +131,14 @@ func VerlFamily(dataSource string) (string, bool) {
 	return "", false
 }
 
-// VerlSources lists the data sources VerlFamily knows by name, sorted
-// (names starting with "aime" are routed too).
-func VerlSources() []string {
-	out := make([]string, 0, len(verlSources))
-	for k := range verlSources {
-		out = append(out, k)
+// VerlSourceFamilies is the routing table VerlFamily reads: each data
+// source veRL knows by name and its family (names starting with "aime" are
+// routed to "math_dapo" too). The map is a copy.
+func VerlSourceFamilies() map[string]string {
+	out := make(map[string]string, len(verlSources))
+	for k, v := range verlSources {
+		out[k] = v
 	}
-	sort.Strings(out)
 	return out
 }
 

@@ -20,47 +20,19 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import random
 import statistics
+import sys
 import time
 from collections.abc import Callable
 from typing import Any
 
 from llenvs_go.integrations import trl as ours
 
-FILLER = [
-    "We begin by restating the problem in our own words so that nothing is missed.",
-    "Let $n$ denote the number of objects, and note that $n > 0$.",
-    "Substituting the first equation into the second gives $3x + 2(x - 1) = 18$, so $5x = 20$.",
-    "We check the boundary case separately: when $k = 0$ the sum is empty and equals $0$.",
-    "By the Pythagorean theorem, $a^2 + b^2 = c^2$, which here reads $9 + 16 = 25$.",
-    "The probability of each outcome is $\\frac{1}{6}$, and the events are independent.",
-    "Expanding, $(x+1)^2 = x^2 + 2x + 1$, and comparing coefficients we find the constant term.",
-    "Since the sequence is arithmetic with common difference $d = 4$, the $k$-th term is $a_1 + 4(k-1)$.",
-    "Factoring the quadratic gives $(x-2)(x-3) = 0$, so the roots are $x = 2$ and $x = 3$.",
-    "We verify the result numerically: plugging in gives $12 \\cdot 7 = 84$, as expected.",
-]
-
-
-def answer(rng: random.Random) -> tuple[str, str, str]:
-    """A reference answer, an equal way of writing it and a wrong one."""
-    kind = rng.randrange(8)
-    a, b = rng.randint(2, 99), rng.randint(2, 99)
-    if kind == 0:
-        return str(a * b), str(a * b), str(a * b + 1)
-    if kind == 1:
-        return f"\\frac{{{a}}}{{{b}}}", f"\\dfrac{{{2 * a}}}{{{2 * b}}}", f"\\frac{{{b}}}{{{a}}}"
-    if kind == 2:
-        return f"{a}\\sqrt{{2}}", f"\\sqrt{{{2 * a * a}}}", f"{a}\\sqrt{{3}}"
-    if kind == 3:
-        return f"{a / 4:g}", f"\\frac{{{a}}}{{4}}", f"{a / 4 + 1:g}"
-    if kind == 4:
-        return f"x^2 + {2 * a}x + {a * a}", f"(x+{a})^2", f"(x-{a})^2"
-    if kind == 5:
-        return f"({a}, {b})", f"({a},{b})", f"({b},{a + 1})"
-    if kind == 6:
-        return f"{a}\\pi", f"\\pi \\cdot {a}", f"{a + 1}\\pi"
-    return f"{a}\\%", f"{a}\\%", f"{a + 2}\\%"
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_math import FILLER  # noqa: E402 - the MATH-style corpus of scripts/bench_math.py
+from bench_math import answer_pair as answer  # noqa: E402
 
 
 def make_batch(prompts: int, samples: int, seed: int = 11) -> tuple[list[list[dict[str, str]]], list[str]]:

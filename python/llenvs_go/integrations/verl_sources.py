@@ -22,21 +22,6 @@ from typing import Any
 
 from llenvs_go import _native
 
-#: The data sources veRL 0.9.1's default_compute_score knows by name (any name starting with "aime" too).
-VERL_SOURCES: dict[str, str] = {
-    "openai/gsm8k": "gsm8k",
-    "lighteval/MATH": "math_reward",
-    "DigitalLearningGmbH/MATH-lighteval": "math_reward",
-    "HuggingFaceH4/MATH-500": "math_reward",
-    "math_dapo": "math_dapo",
-    "math": "math_dapo",
-    "math_dapo_reasoning": "math_dapo",
-    **{f"numina_{s}": "prime_math" for s in ("aops_forum", "synthetic_math", "amc_aime", "synthetic_amc", "cn_k12",
-                                            "olympiads")},
-    "hiyouga/geometry3k": "geo3k",
-    **{f"searchR1_{s}": "search_r1" for s in ("nq", "triviaqa", "popqa", "hotpotqa", "2wikimultihopqa", "musique",
-                                             "bamboogle")},
-}
 #: Sources veRL scores by running code (its sandbox or prime_code); not served here yet.
 CODE_SOURCES = ("codecontests", "apps", "codeforces", "taco")
 #: Names of the outcomes in a ScoredSources' ``statuses`` (the Go core's order).
@@ -44,10 +29,23 @@ STATUSES = ("correct", "incorrect", "no_answer", "timeout", "error")
 _FLAG_ACC, _FLAG_DICT = 1, 2
 
 
+_ROUTING: dict[str, str] = {}  # data_source -> family, the Go core's table (package recipes), read once
+
+
+def verl_sources() -> dict[str, str]:
+    """The data sources veRL 0.9.1's default_compute_score knows by name, and their rule families.
+
+    Names starting with ``aime`` are routed to ``math_dapo`` too. The table is the Go core's (one copy).
+    """
+    if not _ROUTING:
+        _ROUTING.update(_native.call("verl_sources")["sources"])
+    return dict(_ROUTING)
+
+
 def family_of(data_source: Any) -> str:
     """The rule family veRL applies to ``data_source``; NotImplementedError, as veRL raises, for an unknown one."""
     if isinstance(data_source, str):
-        family = VERL_SOURCES.get(data_source)
+        family = (_ROUTING or verl_sources()).get(data_source)
         if family is not None:
             return family
         if data_source.startswith("aime"):
@@ -55,7 +53,7 @@ def family_of(data_source: Any) -> str:
     if data_source in CODE_SOURCES:
         raise NotImplementedError(f"data_source {data_source!r} is scored by running code, which llenvs_go does not "
                                   "serve yet; score it with veRL's own default_compute_score")
-    known = sorted(VERL_SOURCES)
+    known = sorted(verl_sources())
     close = [k for k in known if str(data_source) and str(data_source).lower() in k.lower()][:1] or \
         difflib.get_close_matches(str(data_source), known, n=1, cutoff=0.6)
     hint = f"; did you mean {close[0]!r}?" if close else ""
