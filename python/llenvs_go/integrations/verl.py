@@ -32,6 +32,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from llenvs_go.integrations._references import (
+    PROCEDURAL_ADAPTERS,
     REFERENCE_KEY,
     BoundEnvironment,
     EnvironmentMismatchError,
@@ -192,8 +193,8 @@ def _by_source(data_source: Any, extra_info: Any) -> bool:
 def _names_llenvs_task(name: Any) -> bool:
     from llenvs_go.core.registry import environment_registry
 
-    adapters = environment_registry.list_adapters()
-    return isinstance(name, str) and any((a, name) in environment_registry for a in adapters)
+    # Procedural task names only: make_verl_dataset writes them as data_source ("gsm8k" is a veRL user's name too).
+    return isinstance(name, str) and any((a, name) in environment_registry for a in PROCEDURAL_ADAPTERS)
 
 
 def compute_score(data_source: Any = None, solution_str: Any = None, ground_truth: Any = None,
