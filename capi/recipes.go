@@ -7,6 +7,7 @@ package main
 import "C"
 
 import (
+	"encoding/binary"
 	"fmt"
 	"unsafe"
 
@@ -20,8 +21,10 @@ import (
 // scores[i] is the value veRL returns (the dict's "score" for a dict
 // family), statuses[i] a recipes.Status, flags[i] bit 0 the dict's "acc"
 // and bit 1 whether the family returns a dict. When any item is a dict or
-// has a reason, *out is the JSON object {"pred": [str|null, ...],
-// "reason": [str, ...]} (one entry per item); otherwise nothing.
+// has a reason, *out holds the preds and reasons as texts cross the ABI
+// inward: 2n+1 little-endian int64 offsets, then the bytes; item i's pred
+// is bytes[off[2i]:off[2i+1]] and its reason bytes[off[2i+1]:off[2i+2]].
+// Otherwise *out is NULL and *out_len 0: the common case allocates nothing.
 
 const (
 	recipeFlagAcc  = 1
@@ -33,74 +36,136 @@ func llenvsgo_recipe_score_batch(sources *C.char, sourceOffsets *C.int64_t, solu
 	truths *C.char, truthOffsets *C.int64_t, n C.size_t, scores *C.double, statuses *C.uint8_t, flags *C.uint8_t,
 	out **C.char, outLen *C.size_t) (rc C.int32_t) {
 	defer guard(&rc, out, outLen)
-	bad := func(err error) C.int32_t { return fail(fmt.Errorf("recipe_score: %w", err), out, outLen) }
-	src, err := stringsOf(sources, sourceOffsets, int(n), "data_source")
+	src, err := textColumn(sources, sourceOffsets, int(n), "data_source")
 	if err != nil {
-		return bad(err)
+		return fail(fmt.Errorf("recipe_score: %w", err), out, outLen)
 	}
-	sol, err := stringsOf(solutions, solutionOffsets, int(n), "solution")
+	sol, err := textColumn(solutions, solutionOffsets, int(n), "solution")
 	if err != nil {
-		return bad(err)
+		return fail(fmt.Errorf("recipe_score: %w", err), out, outLen)
 	}
-	gt, err := stringsOf(truths, truthOffsets, int(n), "ground_truth")
+	gt, err := textColumn(truths, truthOffsets, int(n), "ground_truth")
 	if err != nil {
-		return bad(err)
+		return fail(fmt.Errorf("recipe_score: %w", err), out, outLen)
 	}
 	if n > 0 && (scores == nil || statuses == nil || flags == nil) {
-		return bad(fmt.Errorf("scores, statuses and flags must not be NULL"))
+		return fail(fmt.Errorf("recipe_score: scores, statuses and flags must not be NULL"), out, outLen)
 	}
 	sc := cSlice[float64](unsafe.Pointer(scores), int(n))
 	st := cSlice[uint8](unsafe.Pointer(statuses), int(n))
 	fl := cSlice[uint8](unsafe.Pointer(flags), int(n))
-	results := make([]recipes.Result, n)
-	core.ParallelFor(int(n), func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			r := recipes.ScoreVerl(src[i], sol[i], gt[i])
-			sc[i], st[i] = r.Score, uint8(r.Status)
-			fl[i] = 0
-			if r.Acc {
-				fl[i] |= recipeFlagAcc
+	// One response (veRL's naive manager, once per sample) is scored on
+	// this goroutine with nothing allocated: a call that allocates brings
+	// the collector round every few thousand calls, which costs more than
+	// the rules.
+	var one [1]recipes.Result
+	results := one[:]
+	if n == 1 {
+		scoreRecipe(src.at(0), sol.at(0), gt.at(0), &one[0], &sc[0], &st[0], &fl[0])
+	} else {
+		results = make([]recipes.Result, n)
+		core.ParallelFor(int(n), func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				scoreRecipe(src.at(i), sol.at(i), gt.at(i), &results[i], &sc[i], &st[i], &fl[i])
 			}
-			if r.Dict {
-				fl[i] |= recipeFlagDict
-			}
-			results[i] = r
-		}
-	})
-	toC(appendRecipeDetails(nil, results), out, outLen)
+		})
+	}
+	writeRecipeDetails(results[:n], out, outLen)
 	return statusOK
 }
 
-// appendRecipeDetails writes the preds and reasons of a batch, or nothing
-// when no item has either.
-func appendRecipeDetails(b []byte, results []recipes.Result) []byte {
-	needed := false
-	for _, r := range results {
-		if r.Dict || r.Reason != "" {
-			needed = true
-			break
-		}
+// scoreRecipe scores one response into its result and its slots.
+func scoreRecipe(source, solution, truth string, r *recipes.Result, score *float64, status, flags *uint8) {
+	*r = recipes.ScoreVerl(source, solution, truth)
+	*score, *status, *flags = r.Score, uint8(r.Status), 0
+	if r.Acc {
+		*flags |= recipeFlagAcc
 	}
-	if !needed {
-		return b
+	if r.Dict {
+		*flags |= recipeFlagDict
 	}
-	b = append(b, `{"pred":[`...)
-	for i, r := range results {
-		if i > 0 {
-			b = append(b, ',')
-		}
+}
+
+// textColumn is n texts as they cross the ABI: one buffer and n+1
+// offsets, checked. Its texts are views of the caller's memory, valid
+// during the call only; whatever outlives the call is copied out.
+type textColumnView struct {
+	buf  unsafe.Pointer
+	offs []int64
+}
+
+func textColumn(buf *C.char, offsets *C.int64_t, n int, what string) (textColumnView, error) {
+	offs, err := offsetsOf(offsets, n, what)
+	if err != nil {
+		return textColumnView{}, err
+	}
+	if offs[n] > 0 && buf == nil {
+		return textColumnView{}, fmt.Errorf("%s buffer is NULL", what)
+	}
+	return textColumnView{unsafe.Pointer(buf), offs}, nil
+}
+
+func (c textColumnView) at(i int) string {
+	lo, hi := c.offs[i], c.offs[i+1]
+	if hi == lo {
+		return ""
+	}
+	return unsafe.String((*byte)(unsafe.Add(c.buf, lo)), hi-lo)
+}
+
+// writeRecipeDetails hands the preds and reasons of a batch to the caller
+// (the layout above, written straight into C memory), or NULL when no item
+// has either.
+func writeRecipeDetails(results []recipes.Result, out **C.char, outLen *C.size_t) {
+	if out == nil {
+		return
+	}
+	*out = nil
+	if outLen != nil {
+		*outLen = 0
+	}
+	size, needed := 0, false
+	for i := range results {
+		r := &results[i]
 		if r.Dict {
-			b = appendJSONString(b, r.Pred)
-		} else {
-			b = append(b, "null"...)
+			size += len(r.Pred)
+			needed = true
 		}
+		size += len(r.Reason)
 	}
-	b = append(b, `],"reason":[`...)
-	for i, r := range results {
-		if i > 0 {
-			b = append(b, ',')
+	if !needed && size == 0 {
+		return
+	}
+	total := 8*(2*len(results)+1) + size
+	p := C.malloc(C.size_t(total))
+	b := cSlice[byte](p, total)[:0]
+	b = appendRecipeDetails(b, results)
+	*out = (*C.char)(p)
+	if outLen != nil {
+		*outLen = C.size_t(len(b))
+	}
+}
+
+// appendRecipeDetails appends the preds and reasons of a batch in the
+// layout above: 2n+1 offsets, then the bytes.
+func appendRecipeDetails(b []byte, results []recipes.Result) []byte {
+	end := int64(0)
+	b = binary.LittleEndian.AppendUint64(b, 0)
+	for i := range results {
+		r := &results[i]
+		if r.Dict {
+			end += int64(len(r.Pred))
 		}
-		b = appendJSONString(b, r.Reason)
+		b = binary.LittleEndian.AppendUint64(b, uint64(end))
+		end += int64(len(r.Reason))
+		b = binary.LittleEndian.AppendUint64(b, uint64(end))
 	}
-	return append(b, "]}"...)
+	for i := range results {
+		r := &results[i]
+		if r.Dict {
+			b = append(b, r.Pred...)
+		}
+		b = append(b, r.Reason...)
+	}
+	return b
 }

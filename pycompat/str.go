@@ -47,12 +47,26 @@ func Tail(s string, n int) (string, bool) {
 		// Every code point takes at least one byte.
 		return s, false
 	}
+	if isASCII(s[len(s)-n:]) {
+		// n ASCII bytes are n code points; the byte before them may end a
+		// longer sequence, but it is cut off either way.
+		return s[len(s)-n:], true
+	}
 	i := len(s)
 	for k := 0; k < n && i > 0; k++ {
 		_, w := utf8.DecodeLastRuneInString(s[:i])
 		i -= w
 	}
 	return s[i:], i > 0
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // WhitespaceClass is a Go regexp character class matching exactly the

@@ -66,7 +66,7 @@ func mathDapoRule(solution, groundTruth string) Result {
 // lastBracedBox is math_dapo.py's last_boxed_only_string: the last
 // "\boxed{" up to the brace that closes it.
 func lastBracedBox(s string) (string, bool) {
-	idx := strings.LastIndex(s, `\boxed{`)
+	idx := lastIndex(s, `\boxed{`)
 	if idx < 0 {
 		return "", false
 	}
@@ -184,11 +184,23 @@ func normalizeFinalAnswer(s string) string {
 	}
 	// Each pair applies to the output of the previous one (a single
 	// strings.Replacer would apply them all in one pass, which differs).
+	// A pattern holding a byte s lacks cannot occur in it: the set of s's
+	// bytes skips most of the ~50 scans (it only grows by what a
+	// substitution writes).
+	var have byteSet
+	have.addAll(s)
 	for _, p := range dapoSubs {
-		s = strings.ReplaceAll(s, p[0], p[1])
+		if have.hasAll(p[0]) {
+			if t := strings.ReplaceAll(s, p[0], p[1]); t != s {
+				s = t
+				have.addAll(p[1])
+			}
+		}
 	}
 	for _, e := range dapoRemoved {
-		s = strings.ReplaceAll(s, e, "")
+		if have.hasAll(e) {
+			s = strings.ReplaceAll(s, e, "")
+		}
 	}
 	s = firstDollarPairPerLine(s)
 	s = unwrapLazy(s, `\text{`)

@@ -44,7 +44,7 @@ func mathRewardRule(solution, groundTruth string) Result {
 
 // hendrycksLastBoxed is last_boxed_only_string of math_reward.py.
 func hendrycksLastBoxed(s string) (string, bool) {
-	if k := strings.LastIndex(s, `\boxed `); k >= 0 {
+	if k := lastIndex(s, `\boxed `); k >= 0 {
 		// The split on "\boxed " keeps the piece after the last one (the
 		// separator cannot overlap itself), then the piece before a "$".
 		rest := s[k+len(`\boxed `):]
@@ -53,9 +53,9 @@ func hendrycksLastBoxed(s string) (string, bool) {
 		}
 		return `\boxed ` + rest, true
 	}
-	idx := strings.LastIndex(s, `\boxed`)
+	idx := lastIndex(s, `\boxed`)
 	if idx < 0 {
-		idx = strings.LastIndex(s, `\fbox`)
+		idx = lastIndex(s, `\fbox`)
 		if idx < 0 {
 			return "", false
 		}

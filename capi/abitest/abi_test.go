@@ -39,6 +39,8 @@ var lib struct {
 		flags *uint8, spans *int64, rich int32, out *unsafe.Pointer, outLen *uintptr) int32
 	recipeScoreBatch func(sources []byte, sourceOffs *int64, solutions []byte, solutionOffs *int64, truths []byte,
 		truthOffs *int64, n uintptr, scores *float64, statuses, flags *uint8, out *unsafe.Pointer, outLen *uintptr) int32
+	recipeScore func(source []byte, sourceLen uintptr, solution []byte, solutionLen uintptr, truth []byte,
+		truthLen uintptr, result *recipeResult) int32
 }
 
 // Handle kinds of llenvs.h.
@@ -68,6 +70,7 @@ func TestMain(m *testing.M) {
 	purego.RegisterLibFunc(&lib.liveHandles, h, "llenvs_live_handles")
 	purego.RegisterLibFunc(&lib.call, h, "llenvs_call")
 	purego.RegisterLibFunc(&lib.recipeScoreBatch, h, "llenvs_recipe_score_batch")
+	purego.RegisterLibFunc(&lib.recipeScore, h, "llenvs_recipe_score")
 	purego.RegisterLibFunc(&lib.envNew, h, "llenvs_env_new")
 	purego.RegisterLibFunc(&lib.envCall, h, "llenvs_env_call")
 	purego.RegisterLibFunc(&lib.envClose, h, "llenvs_env_close")
@@ -106,7 +109,7 @@ func newEnv(t *testing.T, cfg string) uint64 {
 }
 
 func TestVersionThreadsAndInfo(t *testing.T) {
-	if v := lib.abiVersion(); v != 4 {
+	if v := lib.abiVersion(); v != 5 {
 		t.Fatalf("abi version %d", v)
 	}
 	prev := lib.setMaxProcs(1)
@@ -126,7 +129,7 @@ func TestVersionThreadsAndInfo(t *testing.T) {
 		t.Fatalf("info rc %d", rc)
 	}
 	var info map[string]any
-	if err := json.Unmarshal([]byte(take(out, n)), &info); err != nil || info["abi_version"] != float64(4) {
+	if err := json.Unmarshal([]byte(take(out, n)), &info); err != nil || info["abi_version"] != float64(5) {
 		t.Errorf("info = %v, %v", info, err)
 	}
 	if limit, _ := info["max_procs_limit"].(float64); limit < 64 {
@@ -434,8 +437,17 @@ func TestRecipeScoreBatch(t *testing.T) {
 	if rc != 0 {
 		t.Fatalf("rc %d: %s", rc, details)
 	}
-	if statuses[0] != 4 || !strings.Contains(details, "no rule for data_source") {
-		t.Errorf("unknown source: status %d, details %s; want status 4 (error) with its reason", statuses[0], details)
+	if statuses[0] != 4 || scores[1] != 1 || statuses[1] != 0 {
+		t.Errorf("statuses %v, scores %v; want the unknown source an error (4) and #### 72 correct (0, 1.0)", statuses, scores)
+	}
+	preds, reasons := recipeDetails(t, details, 2)
+	if !strings.Contains(reasons[0], "no rule for data_source") || reasons[1] != "" || preds[0] != "" {
+		t.Errorf("details: preds %q, reasons %q; want the unknown source's reason only", preds, reasons)
+	}
+	// A batch with nothing to say allocates no details buffer.
+	if rc := lib.recipeScoreBatch(src[srcOffs[1]:], &[]int64{0, 12}[0], sol[solOffs[1]:], &[]int64{0, 7}[0],
+		gt[gtOffs[1]:], &[]int64{0, 2}[0], 1, &scores[0], &statuses[0], &flags[0], &out, &n); rc != 0 || out != nil || n != 0 {
+		t.Errorf("gsm8k row alone: rc %d, out %v, len %d; want 0 and no buffer", rc, out, n)
 	}
 	// Offsets that go backwards are an error reply, never a crash.
 	badOffs := []int64{5, 2}
@@ -444,5 +456,61 @@ func TestRecipeScoreBatch(t *testing.T) {
 		t.Errorf("offsets going backwards accepted")
 	} else {
 		take(out, n)
+	}
+}
+
+// recipeDetails decodes the preds and reasons of llenvs_recipe_score_batch: 2n+1 int64 offsets, then the bytes.
+func recipeDetails(t *testing.T, details string, n int) (preds, reasons []string) {
+	t.Helper()
+	head := 8 * (2*n + 1)
+	if len(details) < head {
+		t.Fatalf("details of %d bytes, want at least %d", len(details), head)
+	}
+	off := func(k int) int { return head + int(binary.LittleEndian.Uint64([]byte(details[8*k:8*k+8]))) }
+	for i := 0; i < n; i++ {
+		preds = append(preds, details[off(2*i):off(2*i+1)])
+		reasons = append(reasons, details[off(2*i+1):off(2*i+2)])
+	}
+	return preds, reasons
+}
+
+// recipeResult is llenvs_recipe_result.
+type recipeResult struct {
+	score         float64
+	status, flags uint8
+	out           unsafe.Pointer
+	outLen        uintptr
+}
+
+func TestRecipeScoreOne(t *testing.T) {
+	cases := []struct {
+		source, solution, truth string
+		score                   float64
+		status, flags           uint8
+		pred                    string
+	}{
+		{"openai/gsm8k", "so #### 72", "72", 1, 0, 0, ""},
+		{"math_dapo", "Answer: 34", "34", 1, 0, 3, "34"},
+		{"math_dapo", "Answer: 35", "34", -1, 1, 2, "35"},
+	}
+	for _, c := range cases {
+		var res recipeResult
+		rc := lib.recipeScore([]byte(c.source), uintptr(len(c.source)), []byte(c.solution), uintptr(len(c.solution)),
+			[]byte(c.truth), uintptr(len(c.truth)), &res)
+		score, codes := res.score, []uint8{res.status, res.flags}
+		out, n := res.out, res.outLen
+		details := take(out, n)
+		if rc != 0 {
+			t.Fatalf("%s %q: rc %d: %s", c.source, c.solution, rc, details)
+		}
+		pred := ""
+		if details != "" {
+			preds, _ := recipeDetails(t, details, 1)
+			pred = preds[0]
+		}
+		if score != c.score || codes[0] != c.status || codes[1] != c.flags || pred != c.pred {
+			t.Errorf("%s %q: score %v codes %v pred %q; want %v [%d %d] %q", c.source, c.solution, score, codes, pred,
+				c.score, c.status, c.flags, c.pred)
+		}
 	}
 }

@@ -21,11 +21,11 @@ from typing import Any
 
 from cffi import FFI
 
-ABI_VERSION = 4
+ABI_VERSION = 5
 
 # The declarations of capi/llenvs.h (tests check that the two agree).
 CDEF = """
-#define LLENVS_ABI_VERSION 4
+#define LLENVS_ABI_VERSION 5
 
 #define LLENVS_OK 0
 #define LLENVS_ERR_INVALID -1
@@ -79,6 +79,13 @@ int32_t llenvs_math_parse(const char *buf, const int64_t *offsets, size_t n, con
 int32_t llenvs_math_verify_batch(const char *golds, const int64_t *gold_offsets, const char *preds, const int64_t *pred_offsets, size_t n, const char *opts, size_t opts_len, double *scores, uint8_t *verdicts, char **out, size_t *out_len);
 int32_t llenvs_math_verify(const char *gold, size_t gold_len, const char *pred, size_t pred_len, const char *opts, size_t opts_len, uint8_t *verdict, char **out, size_t *out_len);
 int32_t llenvs_recipe_score_batch(const char *sources, const int64_t *source_offsets, const char *solutions, const int64_t *solution_offsets, const char *truths, const int64_t *truth_offsets, size_t n, double *scores, uint8_t *statuses, uint8_t *flags, char **out, size_t *out_len);
+typedef struct {
+    double score;
+    uint8_t status, flags;
+    char *out;
+    size_t out_len;
+} llenvs_recipe_result;
+int32_t llenvs_recipe_score(const char *source, size_t source_len, const char *solution, size_t solution_len, const char *truth, size_t truth_len, llenvs_recipe_result *result);
 #define LLENVS_TOLD_TERMINATED 1
 #define LLENVS_TOLD_TRUNCATED 2
 #define LLENVS_TOLD_OBSERVATION 4

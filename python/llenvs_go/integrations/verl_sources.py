@@ -119,6 +119,20 @@ class ScoredSources:
         return self.scores[k]
 
 
+def _details(data: bytes, n: int) -> tuple[list[bytes], list[bytes]]:
+    """The preds and reasons of a scored batch: 2n+1 int64 offsets, then the bytes they index."""
+    head = 8 * (2 * n + 1)
+    offs = [head + k for k in memoryview(data)[:head].cast("q")]
+    return [data[offs[2 * i]:offs[2 * i + 1]] for i in range(n)], [data[offs[2 * i + 1]:offs[2 * i + 2]] for i in range(n)]
+
+
+def _check_sources(data_sources: Sequence[Any]) -> None:
+    routing = _ROUTING or verl_sources()
+    for source in set(data_sources) if all(type(s) is str for s in data_sources) else data_sources:
+        if source not in routing:
+            family_of(source)
+
+
 def score_sources(data_sources: Sequence[Any], solutions: Sequence[Any], ground_truths: Sequence[Any]) -> ScoredSources:
     """Score a batch of veRL rows by their data sources' rules, in one call into Go (in parallel).
 
@@ -131,11 +145,10 @@ def score_sources(data_sources: Sequence[Any], solutions: Sequence[Any], ground_
     if len(data_sources) != n or len(ground_truths) != n:
         raise ValueError(f"data_sources, solution_strs and ground_truths must have one entry per sample, got "
                          f"{len(data_sources)}, {n} and {len(ground_truths)}")
-    for source in set(data_sources) if all(type(s) is str for s in data_sources) else data_sources:
-        family_of(source)
+    _check_sources(data_sources)
     sbuf, soffs = _pack([_text(s, "data_sources", k) for k, s in enumerate(data_sources)])
     rbuf, roffs = _pack([_text(s, "solution_strs", k) for k, s in enumerate(solutions)])
-    tbuf, toffs = _pack([_truth_text(t, k) for k, t in enumerate(ground_truths)])
+    tbuf, toffs = _pack([t if type(t) is str else _truth_text(t, k) for k, t in enumerate(ground_truths)])
     ffi = _native.ffi
     scores = ffi.new("double[]", max(n, 1))
     statuses = ffi.new("uint8_t[]", max(n, 1))
@@ -149,44 +162,48 @@ def score_sources(data_sources: Sequence[Any], solutions: Sequence[Any], ground_
         _native.raise_for(rc, data)
     status_codes = ffi.unpack(statuses, n)
     flag_codes = ffi.unpack(flags, n)
-    details = json.loads(data) if data else {"pred": [None] * n, "reason": [""] * n}
-    for k, code in enumerate(status_codes):
-        if code == 4 and details["reason"][k].endswith("is not built in"):
-            raise NotImplementedError(f"sample {k}: {details['reason'][k]}")
+    dicts = [bool(f & _FLAG_DICT) for f in flag_codes]
+    if data:
+        raw_preds, raw_reasons = _details(data, n)
+        preds = [p.decode("utf-8", "surrogatepass") if d else None for p, d in zip(raw_preds, dicts, strict=True)]
+        reasons = [r.decode("utf-8", "surrogatepass") for r in raw_reasons]
+        for k, code in enumerate(status_codes):
+            if code == 4 and reasons[k].endswith("is not built in"):
+                raise NotImplementedError(f"sample {k}: {reasons[k]}")
+    else:
+        preds, reasons = [None] * n, [""] * n
     return ScoredSources(scores=ffi.unpack(scores, n), statuses=[STATUSES[c] for c in status_codes],
-                         accs=[bool(f & _FLAG_ACC) for f in flag_codes],
-                         dicts=[bool(f & _FLAG_DICT) for f in flag_codes],
-                         preds=details["pred"], reasons=details["reason"])
+                         accs=[bool(f & _FLAG_ACC) for f in flag_codes], dicts=dicts, preds=preds, reasons=reasons)
 
 
 def default_compute_score(data_source: Any, solution_str: Any, ground_truth: Any, extra_info: Any = None,
                           **kwargs: Any) -> float | dict[str, Any]:
     """veRL 0.9.1's ``default_compute_score`` for one sample, computed in Go: the same value and type.
 
-    The one-sample form of :func:`score_sources`: the three texts cross in
-    one buffer, with no per-batch lists.
+    The one-row form of :func:`score_sources` (``llenvs_recipe_score``,
+    the batch entry with n = 1): veRL's naive reward manager calls once
+    per sample, and the lists and offsets of a batch would cost several
+    times the scoring itself.
     """
-    family_of(data_source)
-    src = _text(data_source, "data_sources", 0).encode("utf-8", "surrogatepass")
-    sol = _text(solution_str, "solution_strs", 0).encode("utf-8", "surrogatepass")
-    gt = _truth_text(ground_truth, 0).encode("utf-8", "surrogatepass")
-    ffi = _native.ffi
-    buf = ffi.from_buffer(src + sol + gt)
-    offs = ffi.new("int64_t[6]", (0, len(src), 0, len(sol), 0, len(gt)))
-    score = ffi.new("double[1]")
-    codes = ffi.new("uint8_t[2]")  # status, flags
-    out = ffi.new("char **")
-    out_len = ffi.new("size_t *")
-    rc = _native.lib().llenvs_recipe_score_batch(buf, offs, buf + len(src), offs + 2, buf + len(src) + len(sol),
-                                                 offs + 4, 1, score, codes, codes + 1, out, out_len)
-    data = _native.take_buffer(out, out_len)
+    if type(data_source) is not str or data_source not in (_ROUTING or verl_sources()):
+        family_of(data_source)
+    src = data_source.encode("utf-8", "surrogatepass")
+    sol = (solution_str if type(solution_str) is str else _text(solution_str, "solution_strs", 0)).encode(
+        "utf-8", "surrogatepass")
+    gt = (ground_truth if type(ground_truth) is str else _truth_text(ground_truth, 0)).encode("utf-8", "surrogatepass")
+    res = _native.ffi.new("llenvs_recipe_result *")
+    rc = _native.lib().llenvs_recipe_score(src, len(src), sol, len(sol), gt, len(gt), res)
+    if res.out == _native.ffi.NULL:
+        if rc != _native.OK:
+            _native.raise_for(rc, b"")
+        return res.score
+    data = _native.take_buffer(_native.ffi.addressof(res, "out"), _native.ffi.addressof(res, "out_len"))
     if rc != _native.OK:
         _native.raise_for(rc, data)
-    if not data:
-        return score[0]
-    details = json.loads(data)
-    if codes[0] == 4 and details["reason"][0].endswith("is not built in"):
-        raise NotImplementedError(details["reason"][0])
-    if codes[1] & _FLAG_DICT:
-        return {"score": score[0], "acc": bool(codes[1] & _FLAG_ACC), "pred": details["pred"][0]}
-    return score[0]
+    (pred,), (reason,) = _details(data, 1)
+    if res.status == 4 and reason.endswith(b"is not built in"):
+        raise NotImplementedError(reason.decode("utf-8", "surrogatepass"))
+    if res.flags & _FLAG_DICT:
+        return {"score": res.score, "acc": bool(res.flags & _FLAG_ACC), "pred": pred.decode("utf-8", "surrogatepass")}
+    return res.score
+
