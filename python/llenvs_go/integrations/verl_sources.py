@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import accumulate
@@ -122,8 +123,9 @@ class ScoredSources:
 def _details(data: bytes, n: int) -> tuple[list[bytes], list[bytes]]:
     """The preds and reasons of a scored batch: 2n+1 int64 offsets, then the bytes they index."""
     head = 8 * (2 * n + 1)
-    offs = [head + k for k in memoryview(data)[:head].cast("q")]
-    return [data[offs[2 * i]:offs[2 * i + 1]] for i in range(n)], [data[offs[2 * i + 1]:offs[2 * i + 2]] for i in range(n)]
+    offs = [head + k for k in struct.unpack_from(f"<{2 * n + 1}q", data)]
+    preds = [data[offs[2 * i]:offs[2 * i + 1]] for i in range(n)]
+    return preds, [data[offs[2 * i + 1]:offs[2 * i + 2]] for i in range(n)]
 
 
 def _check_sources(data_sources: Sequence[Any]) -> None:
