@@ -44,7 +44,7 @@ from llenvs_go.integrations._references import (
 )
 from llenvs_go.integrations.agent_loop import LLEnvsAgentLoop
 from llenvs_go.integrations.dataset_provider import DatasetProvider
-from llenvs_go.integrations.verl_sources import default_compute_score, family_of, score_sources
+from llenvs_go.integrations.verl_sources import default_compute_score, family_of, is_known_source, score_sources
 
 _UNSET: Any = object()
 
@@ -181,6 +181,8 @@ def _by_source(data_source: Any, extra_info: Any) -> bool:
     """
     if isinstance(extra_info, dict) and extra_info.get(REFERENCE_KEY):
         return False
+    if is_known_source(data_source):
+        return True
     try:
         family_of(data_source)
         return True

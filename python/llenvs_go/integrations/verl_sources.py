@@ -43,6 +43,11 @@ def verl_sources() -> dict[str, str]:
     return dict(_ROUTING)
 
 
+def is_known_source(data_source: Any) -> bool:
+    """Whether veRL's routing table names ``data_source`` (a cheap check; ``aime*`` names are left to family_of)."""
+    return type(data_source) is str and data_source in (_ROUTING or verl_sources())
+
+
 def family_of(data_source: Any) -> str:
     """The rule family veRL applies to ``data_source``; NotImplementedError, as veRL raises, for an unknown one."""
     if isinstance(data_source, str):
