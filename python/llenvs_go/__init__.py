@@ -5,6 +5,7 @@ Import paths mirror llenvs: ``llenvs_go.core.registry.environment_registry``,
 (``Scorer``, ``DatasetProvider``).
 """
 
+from llenvs_go import adapters as _adapters  # noqa: F401  (registers the built-in adapters)
 from llenvs_go._native import InternalError, TaskIndexError, UnknownNameError, max_threads, set_threads
 from llenvs_go._version import __version__
 

@@ -12,12 +12,19 @@ from llenvs_go.adapters.huggingface import (
     HuggingFaceEnvironment,
     HuggingFaceHidden,
 )
+from llenvs_go.adapters.iterative import IterativeEnvironment
+from llenvs_go.adapters.native import NativeAdapter
 from llenvs_go.adapters.reasoning_gym import (
     CorrectnessRewardFunction,
     ReasoningGymAdapter,
     ReasoningGymEnvironment,
     ReasoningGymHidden,
 )
+from llenvs_go.core import registry as _registry
+
+# The model (llenvs_go.core) does not import its adapters: they register here.
+_registry.install_defaults([ReasoningGymAdapter, NativeAdapter, HuggingFaceAdapter],
+                           {"iterative": IterativeEnvironment})
 
 __all__ = ["CorrectnessRewardFunction", "DatasetUnavailableError", "HuggingFaceAdapter", "HuggingFaceEnvironment",
            "HuggingFaceHidden", "ReasoningGymAdapter", "ReasoningGymEnvironment", "ReasoningGymHidden"]

@@ -20,17 +20,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from llenvs_go import _deadline
-from llenvs_go.adapters.reasoning_gym import ReasoningGymEnvironment
+from llenvs_go.adapters.reasoning_gym_environment import ReasoningGymEnvironment
 from llenvs_go.core.environment import EnvironmentSpec
+from llenvs_go.core.scoring import ground_truth, native_scorer
 
 DEFAULT_SIZE = 500  # reasoning-gym's default dataset size
 _CACHE_LIMIT = 1 << 16  # entries kept per environment, as in the Go core
-
-
-def ground_truth(entry: dict[str, Any]) -> str | None:
-    """The ground truth of a reasoning-gym entry as a str; None when the task has none (``answer`` is None)."""
-    answer = entry["answer"]
-    return None if answer is None else str(answer)
 
 
 def _finite(value: Any) -> float:
@@ -215,8 +210,6 @@ class PythonReasoningGymEnvironment(ReasoningGymEnvironment):
         return job.run(items, timeout)
 
     def _step(self, task_index: int, text: str | None) -> dict[str, Any]:
-        from llenvs_go.integrations.scoring import native_scorer
-
         specs = self.signal_specs
         if text is None:
             values = {s["name"]: 0.0 for s in specs}

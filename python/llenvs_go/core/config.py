@@ -12,10 +12,12 @@ import os
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
-from llenvs_go.adapters.reasoning_gym import _UNSUPPORTED
 from llenvs_go.core.extraction import GoExtractor, extractor_settings
 from llenvs_go.core.limits import check_size
 from llenvs_go.core.prompts import check_prompt_template
+
+#: llenvs configuration keys that llenvs-go refuses with a clear error (features it does not serve).
+UNSUPPORTED_KEYS = ("container", "judge", "env_llm", "branching_strategy", "difficulties", "prompts")
 
 
 @dataclass
@@ -108,7 +110,7 @@ def _check_keys(keys: Any, error: type[Exception]) -> None:
     """Refuse keys that are not EnvironmentConfig fields, naming the nearest valid one."""
     valid = [f.name for f in fields(EnvironmentConfig)]
     for key in keys:
-        if key in _UNSUPPORTED:
+        if key in UNSUPPORTED_KEYS:
             raise error(f"EnvironmentConfig: {key!r} is an llenvs option that llenvs-go does not support")
         if key not in valid:
             near = difflib.get_close_matches(str(key), valid, n=1, cutoff=0.5)

@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import difflib
 import threading
+from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
 
 from llenvs_go import _native
-from llenvs_go.adapters.huggingface import HuggingFaceAdapter
-from llenvs_go.adapters.native import NativeAdapter
-from llenvs_go.adapters.reasoning_gym import ReasoningGymAdapter, reasoning_gym_data_dir
 
-__all__ = ["Adapter", "EnvironmentRegistry", "environment_registry", "reasoning_gym_data_dir"]
+__all__ = ["Adapter", "EnvironmentRegistry", "environment_registry", "install_defaults"]
+
+# What every registry starts with: adapter factories and keyword wrappers
+# (``iterative=``), installed by llenvs_go.adapters when the package loads,
+# so that the model never imports the adapters built on it.
+_default_adapters: list[Callable[[], Any]] = []
+_wrappers: dict[str, Callable[[Any, Any], Any]] = {}
 
 
 @runtime_checkable
@@ -41,9 +45,8 @@ class EnvironmentRegistry:
     def __init__(self) -> None:
         self._adapters: dict[str, Any] = {}
         self._lock = threading.Lock()
-        self.register_adapter(ReasoningGymAdapter())
-        self.register_adapter(NativeAdapter())
-        self.register_adapter(HuggingFaceAdapter())
+        for make in _default_adapters:
+            self.register_adapter(make())
 
     # -- adapters ------------------------------------------------------------
     def register_adapter(self, adapter: Any) -> None:
@@ -131,13 +134,12 @@ class EnvironmentRegistry:
         """
         if (not isinstance(name, str) or not name) and not getattr(self._adapters.get(adapter), "accepts_data", False):
             raise TypeError(f"name must be a non-empty str, got {name!r}")
-        iterative = kwargs.pop("iterative", None)
+        wrap = {k: kwargs.pop(k) for k in list(kwargs) if k in _wrappers and kwargs[k] is not None}
+        kwargs = {k: v for k, v in kwargs.items() if k not in _wrappers}
         env = self.get_adapter(adapter).get_environment(name, **kwargs)
-        if iterative is None:
-            return env
-        from llenvs_go.adapters.iterative import IterativeEnvironment
-
-        return IterativeEnvironment(env, iterative)
+        for key, settings in wrap.items():
+            env = _wrappers[key](env, settings)
+        return env
 
     def describe_environments(self, adapter: str | None = None) -> list[dict[str, str]]:
         """Every environment available, with the backend that serves it.
@@ -149,8 +151,24 @@ class EnvironmentRegistry:
         rows = []
         for a, n in self.list_environments(adapter):
             ad = self._adapters[a]
-            backends = ad.backends() if isinstance(ad, (ReasoningGymAdapter, NativeAdapter, HuggingFaceAdapter)) else {}
+            backends = ad.backends() if callable(getattr(ad, "backends", None)) else {}
             rows.append({"adapter": a, "name": n, "backend": backends.get(n, "python")})
         return rows
 
 environment_registry = EnvironmentRegistry()
+
+
+def install_defaults(adapters: list[Callable[[], Any]], wrappers: dict[str, Callable[[Any, Any], Any]]) -> None:
+    """Set what every registry starts with, and add it to ``environment_registry``.
+
+    ``adapters`` are factories of the adapters registered by default;
+    ``wrappers`` map a keyword of :meth:`EnvironmentRegistry.get` (e.g.
+    ``iterative``) to ``wrapper(environment, settings)``. Called once, by
+    ``llenvs_go.adapters``.
+    """
+    _wrappers.update(wrappers)
+    for make in adapters:
+        _default_adapters.append(make)
+        adapter = make()
+        if adapter.name not in environment_registry._adapters:
+            environment_registry.register_adapter(adapter)

@@ -25,9 +25,9 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
+from llenvs_go.core.dispatch import resets_natively
 from llenvs_go.core.native import NativeEnvironment
-from llenvs_go.integrations._environments import resets_natively
-from llenvs_go.integrations.scoring import Scorer
+from llenvs_go.core.scoring import Scorer
 
 logger = logging.getLogger("llenvs_go.integrations")
 

@@ -21,11 +21,11 @@ from typing import Any
 
 from llenvs_go._native import TaskIndexError
 from llenvs_go.core import items as items_mod
+from llenvs_go.core.dispatch import require_environment, resets_natively
 from llenvs_go.core.native import NativeEnvironment
 from llenvs_go.core.prompts import resolve_system_prompt
 from llenvs_go.core.state import ObservationImages
 from llenvs_go.core.tools import ToolDefinition
-from llenvs_go.integrations._environments import require_environment, resets_natively
 
 _UNSET: Any = object()
 _NO_IMAGES = ObservationImages()

@@ -1,4 +1,4 @@
-"""What the integrations accept as an environment, and which path serves it.
+"""What the scorer and the integrations accept as an environment, and which path serves it.
 
 Any object with llenvs' ``Environment`` protocol (``spec``, ``reset``,
 ``step``; ``__len__`` for datasets) is accepted. A Go-backed environment whose
