@@ -79,8 +79,8 @@ func llenvsgo_items_arrow(h C.uint64_t, indices *C.int64_t, n C.size_t, layout *
 	prompts := make([]string, count)
 	truths := make([]*string, count)
 	errs := make([]error, count)
-	tt, fast := env.(taskTexts)
-	bt, bulk := env.(bulkTaskTexts)
+	tt, fast := env.(core.TaskTexter)
+	bt, bulk := env.(core.BulkTaskTexter)
 	core.ParallelFor(count, func(lo, hi int) {
 		if bulk {
 			defer func() {
@@ -312,16 +312,4 @@ func int64Bytes(v []int64) []byte {
 		return nil
 	}
 	return unsafe.Slice((*byte)(unsafe.Pointer(&v[0])), 8*len(v))
-}
-
-// taskTexts is what an environment offers for building dataset items in
-// bulk without a reset per item.
-type taskTexts interface {
-	TaskTexts(i int) (prompt string, truth *string, err error)
-}
-
-// bulkTaskTexts is an environment that builds many tasks faster together
-// than one at a time; it reports each task's error in errs.
-type bulkTaskTexts interface {
-	TaskTextsBulk(idx []int64, prompts []string, truths []*string, errs []error)
 }

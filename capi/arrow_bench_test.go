@@ -26,7 +26,7 @@ func BenchmarkItemsArrowLegCounting(b *testing.B) {
 		prompts := make([]string, n)
 		truths := make([]*string, n)
 		errs := make([]error, n)
-		bt := env.(bulkTaskTexts)
+		bt := env.(core.BulkTaskTexter)
 		core.ParallelFor(n, func(lo, hi int) {
 			bt.TaskTextsBulk(idx[lo:hi], prompts[lo:hi], truths[lo:hi], errs[lo:hi])
 		})

@@ -230,10 +230,10 @@ func newEnvironment(cfg []byte) (core.Environment, error) {
 
 func describeEnv(env core.Environment) map[string]any {
 	d := map[string]any{"spec": env.Spec(), "len": env.Len()}
-	if st, ok := env.(interface{ SignalSpecs() []core.SignalSpec }); ok {
+	if st, ok := env.(core.SignalLister); ok {
 		d["signals"] = st.SignalSpecs()
 	}
-	if t, ok := env.(interface{ Tools() []core.ToolDefinition }); ok {
+	if t, ok := env.(core.ToolProvider); ok {
 		d["tools"] = t.Tools()
 	}
 	return d
@@ -316,10 +316,10 @@ func decodeStepRequest(b []byte) (int, core.Action, error) {
 
 // servesEntries reports whether env answers the "entries" method.
 func servesEntries(env core.Environment) bool {
-	if s, ok := env.(interface{ ServesEntries() bool }); ok {
+	if s, ok := env.(core.EntryGate); ok {
 		return s.ServesEntries()
 	}
-	_, ok := env.(interface{ EntryAny(int) (any, error) })
+	_, ok := env.(core.EntrySource)
 	return ok
 }
 
@@ -390,7 +390,7 @@ func dispatch(env core.Environment, method string, args map[string]any) (any, er
 	case "describe":
 		return describeEnv(env), nil
 	case "entries":
-		ep, ok := env.(interface{ EntryAny(int) (any, error) })
+		ep, ok := env.(core.EntrySource)
 		if !ok {
 			break
 		}
@@ -407,9 +407,7 @@ func dispatch(env core.Environment, method string, args map[string]any) (any, er
 		}
 		return entries, nil
 	case "metadata":
-		md, ok := env.(interface {
-			Metadata(int) (map[string]any, error)
-		})
+		md, ok := env.(core.TaskMetadata)
 		if !ok {
 			break
 		}
@@ -426,9 +424,7 @@ func dispatch(env core.Environment, method string, args map[string]any) (any, er
 		}
 		return rows, nil
 	case "score_answers":
-		sa, ok := env.(interface {
-			ScoreAnswer(int, *string) (float64, error)
-		})
+		sa, ok := env.(core.AnswerScorer)
 		if !ok {
 			break
 		}

@@ -41,14 +41,12 @@ const (
 // the sections, each starting at a multiple of 8.
 func packScored(st core.SingleTurn, idx []int64, texts []string, outs []core.Scored) []byte {
 	n := len(outs)
-	exp, _ := st.(interface{ Expected(int) (string, error) })
+	exp, _ := st.(core.ExpectedAnswers)
 	var ex extract.Extractor
-	if e, ok := st.(interface{ Extractor() extract.Extractor }); ok {
+	if e, ok := st.(core.ExtractorProvider); ok {
 		ex = e.Extractor()
 	}
-	fast, _ := ex.(interface {
-		AppendDescription([]byte, extract.Extraction, func([]byte, string) []byte) []byte
-	})
+	fast, _ := ex.(extract.DescriptionAppender)
 
 	kind := make([]byte, n)
 	start := make([]int64, n)

@@ -64,7 +64,7 @@ func ParallelFor(n int, work func(lo, hi int)) {
 }
 
 func scoreRange(env SingleTurn, indices []int64, texts []string, outs []Scored, lo, hi int) {
-	if p, ok := env.(interface{ Prefetch([]int64) }); ok {
+	if p, ok := env.(Prefetcher); ok {
 		p.Prefetch(indices[lo:hi])
 	}
 	for i := lo; i < hi; i++ {

@@ -10,22 +10,6 @@ type Brief struct {
 	Prompt string
 }
 
-// Briefer is an episode that can take a text step without building the
-// whole StepResult; the episode advances exactly as Step would.
-type Briefer interface {
-	Brief(text string) (Brief, error)
-}
-
-// TaskScorer is a SingleTurn environment that can look a task up once and
-// score texts against it afterwards without looking it up again (an
-// episode that scores many attempts at one task keeps it).
-type TaskScorer interface {
-	// Task returns task taskIndex, for ScoreTask.
-	Task(taskIndex int) (any, error)
-	// ScoreTask is ScoreText against a task Task returned.
-	ScoreTask(task any, text string, out *Scored)
-}
-
 // BriefOf summarises a step result.
 func BriefOf(res StepResult) Brief {
 	b := Brief{Terminated: res.Terminated, Truncated: res.Truncated}

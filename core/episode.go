@@ -27,13 +27,6 @@ func NewRun(env Environment, s Start) *Run {
 	return &Run{name: spec.Name, pure: spec.PureStep, episode: s.Episode}
 }
 
-// Identifier is an environment that gives the name and pure_step of its
-// Spec without building the rest (a Spec may copy metadata maps; a reset
-// needs only these two).
-type Identifier interface {
-	Identity() (name string, pure bool)
-}
-
 // Step advances the episode with a, taken from the state at step fromStep.
 func (r *Run) Step(fromStep int, a Action) (StepResult, error) {
 	r.mu.Lock()

@@ -122,18 +122,6 @@ type Telling struct {
 	Recipe      []any
 }
 
-// Teller is an episode that can take a text step as a Telling. ok is false
-// when it cannot (the caller then takes the step with Step).
-type Teller interface {
-	Tell(text string) (t Telling, ok bool, err error)
-}
-
-// Detailer is an environment that rebuilds the info and the signals'
-// metadata of a step from the recipe of its Telling.
-type Detailer interface {
-	Details(recipe []any) (info map[string]any, metadata []map[string]any, err error)
-}
-
 // TellText advances the episode with text as Step would, taken as a
 // Telling when the episode is a Teller (ok false: it is not, or cannot
 // this time, and nothing happened), tells the next observation against the

@@ -37,6 +37,12 @@ type Extractor interface {
 	Describe(x Extraction) map[string]any
 }
 
+// DescriptionAppender is an Extractor that appends Describe's metadata as
+// JSON without building the map (rich scoring results of large batches).
+type DescriptionAppender interface {
+	AppendDescription(b []byte, x Extraction, appendString func([]byte, string) []byte) []byte
+}
+
 // Factory builds an extractor from its (strictly decoded) config.
 type Factory func(cfg map[string]any) (Extractor, error)
 

@@ -17,6 +17,12 @@ import (
 	"github.com/llenvs/llenvs-go/strictcfg"
 )
 
+// The capabilities of core (core/capabilities.go) this environment offers.
+var (
+	_ core.SignalLister = (*Env)(nil)
+	_ core.ToolProvider = (*Env)(nil)
+)
+
 // Name is the environment's name in the native adapter.
 const Name = "calculator_arithmetic"
 

@@ -20,6 +20,16 @@ import (
 	"github.com/llenvs/llenvs-go/strictcfg"
 )
 
+// The capabilities of core (core/capabilities.go) this environment offers.
+var (
+	_ core.SingleTurn        = (*Env)(nil)
+	_ core.ExtractorProvider = (*Env)(nil)
+	_ core.ExpectedAnswers   = (*Env)(nil)
+	_ core.TaskTexter        = (*Env)(nil)
+	_ core.EntrySource       = (*Env)(nil)
+	_ core.TaskMetadata      = (*Env)(nil)
+)
+
 // AdapterName is the adapter name these environments report.
 const AdapterName = "huggingface"
 

@@ -12,6 +12,12 @@ import (
 	"github.com/llenvs/llenvs-go/extract"
 )
 
+// The capabilities of core (core/capabilities.go) this environment offers.
+var (
+	_ core.SignalLister      = (*Env)(nil)
+	_ core.ExtractorProvider = (*Env)(nil)
+)
+
 // AdapterName is the adapter this package registers.
 const AdapterName = "external"
 

@@ -15,6 +15,11 @@ import (
 	"github.com/llenvs/llenvs-go/strictcfg"
 )
 
+// The capabilities of core (core/capabilities.go) this environment offers.
+var (
+	_ core.SignalLister = (*Env)(nil)
+)
+
 // Name is the environment's name in the native adapter.
 const Name = "guess_number"
 

@@ -16,6 +16,15 @@ import (
 	"github.com/llenvs/llenvs-go/strictcfg"
 )
 
+// The capabilities of core (core/capabilities.go) this environment offers.
+var (
+	_ core.Identifier   = (*Env)(nil)
+	_ core.EntrySource  = (*Env)(nil)
+	_ core.EntryGate    = (*Env)(nil)
+	_ core.Detailer     = (*Env)(nil)
+	_ core.SignalLister = (*Env)(nil)
+)
+
 // AdapterName is the spec adapter of wrapped environments.
 const AdapterName = "iterative"
 
@@ -140,7 +149,7 @@ func (e *Env) Identity() (string, bool) { return e.name, false }
 // EntryAny is the inner environment's record of task i, when it has one
 // (the "entries" method of the C ABI).
 func (e *Env) EntryAny(i int) (any, error) {
-	if x, ok := e.inner.(interface{ EntryAny(int) (any, error) }); ok {
+	if x, ok := e.inner.(core.EntrySource); ok {
 		return x.EntryAny(i)
 	}
 	return nil, fmt.Errorf("%s: the inner environment keeps no entries", e.name)
@@ -149,7 +158,7 @@ func (e *Env) EntryAny(i int) (any, error) {
 // ServesEntries reports whether EntryAny works: whether the inner
 // environment keeps entries.
 func (e *Env) ServesEntries() bool {
-	_, ok := e.inner.(interface{ EntryAny(int) (any, error) })
+	_, ok := e.inner.(core.EntrySource)
 	return ok
 }
 
@@ -529,7 +538,7 @@ func clone(m []core.Message) []core.Message { return append([]core.Message(nil),
 // SignalSpecs lists the inner environment's signals, which every step
 // reports (nil when the inner environment does not list them).
 func (e *Env) SignalSpecs() []core.SignalSpec {
-	if s, ok := e.inner.(interface{ SignalSpecs() []core.SignalSpec }); ok {
+	if s, ok := e.inner.(core.SignalLister); ok {
 		return s.SignalSpecs()
 	}
 	return nil

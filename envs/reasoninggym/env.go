@@ -13,6 +13,19 @@ import (
 	"github.com/llenvs/llenvs-go/verify"
 )
 
+// The capabilities of core (core/capabilities.go) this environment offers.
+var (
+	_ core.SingleTurn        = (*Env)(nil)
+	_ core.Prefetcher        = (*Env)(nil)
+	_ core.BulkTaskTexter    = (*Env)(nil)
+	_ core.TaskScorer        = (*Env)(nil)
+	_ core.ExpectedAnswers   = (*Env)(nil)
+	_ core.ExtractorProvider = (*Env)(nil)
+	_ core.EntrySource       = (*Env)(nil)
+	_ core.AnswerScorer      = (*Env)(nil)
+	_ core.TaskTexter        = (*Env)(nil)
+)
+
 // AdapterName is the adapter this package registers.
 const AdapterName = "reasoning_gym"
 
