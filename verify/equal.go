@@ -112,7 +112,7 @@ func isEquation(v Value) bool {
 
 // isAssignment: an equation whose first left side is made of variables.
 func isAssignment(v Value) bool {
-	return isEquation(v) && v.Items[0].Kind == KindExpr && onlySymbols(v.Items[0].Expr)
+	return isEquation(v) && onlySymbolsValue(v.Items[0])
 }
 
 func isSetLike(v Value) bool {
