@@ -150,11 +150,15 @@ func (c *comparer) equal(g, p Value) bool {
 	if isRelation(g) && isSetLike(p) {
 		if s, ok := relationAsSet(g, c.w); ok {
 			g = s
+		} else if eq, ok := c.relationMeetsSet(g, p); ok {
+			return eq
 		}
 	}
 	if c.opt.AllowSetRelation && isRelation(p) && isSetLike(g) {
 		if s, ok := relationAsSet(p, c.w); ok {
 			p = s
+		} else if eq, ok := c.relationMeetsSet(p, g); ok {
+			return eq
 		}
 	}
 	if g.sameAs(&p) {
@@ -343,6 +347,22 @@ func relationAsSet(v Value, w *work) (Value, bool) {
 		}
 	}
 	return Value{Kind: KindInterval, Items: []Value{exprValue(lo), exprValue(hi)}, LeftOpen: loOpen, RightOpen: hiOpen}, true
+}
+
+// relationMeetsSet compares the solutions of a relation that
+// relationAsSet cannot read as one interval (|x| > 2, x^2 = 4, x != 1)
+// with a set of reals; ok is false when either is not one the real line
+// can hold.
+func (c *comparer) relationMeetsSet(rel, set Value) (eq, ok bool) {
+	a, ok := relationRealSet(rel, c.w)
+	if !ok {
+		return false, false
+	}
+	b, ok := valueRealSet(set, c.w)
+	if !ok {
+		return false, false
+	}
+	return a.equal(b), true
 }
 
 func hasSymbols(n *Node) bool {
