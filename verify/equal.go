@@ -165,6 +165,17 @@ func (c *comparer) equal(g, p Value) bool {
 		return true
 	}
 	switch {
+	case g.Kind == KindMatrix || p.Kind == KindMatrix:
+		// Matrices of one shape, entry by entry; a matrix equals nothing else.
+		if g.Kind != p.Kind || g.Rows != p.Rows || g.Cols != p.Cols {
+			return false
+		}
+		for i := range g.Items {
+			if !c.equal(g.Items[i], p.Items[i]) {
+				return false
+			}
+		}
+		return true
 	case isRelation(g) && isRelation(p):
 		return c.relations(g, p)
 	case isSetLike(g) || isSetLike(p):

@@ -411,6 +411,9 @@ func (p *parser) exprValue() (Value, error) {
 	if err != nil {
 		return Value{}, err
 	}
+	if hasMatrix(n) {
+		return matrixValue(n, p.w)
+	}
 	if n.op == opSet {
 		return *n.val, nil
 	}
@@ -587,7 +590,7 @@ func (p *parser) startsFactor() bool {
 		if _, isFunc := funcNames[t.text]; isFunc && p.noFunc {
 			return false
 		}
-		return true
+		return !strings.HasPrefix(t.text, "end:")
 	}
 	return false
 }
@@ -998,6 +1001,9 @@ func (p *parser) command(t token) (*Node, error) {
 		return x, nil
 	case "%":
 		return nil, fmt.Errorf("unexpected %%")
+	}
+	if env, ok := strings.CutPrefix(name, "begin:"); ok {
+		return p.matrix(env)
 	}
 	if strings.HasPrefix(name, "mathbb:") {
 		return p.node(sym(`\mathbb{` + strings.TrimPrefix(name, "mathbb:") + `}`)), nil
