@@ -236,7 +236,8 @@ func (c *comparer) relations(g, p Value) bool {
 	}
 	for _, it := range append(append([]Value{}, g.Items...), p.Items...) {
 		if it.Kind != KindExpr {
-			return false
+			// Sides that are sets or tuples (x = {1, 2}): side by side.
+			return g.Ops[0] == p.Ops[0] && c.equal(g.Items[0], p.Items[0]) && c.equal(g.Items[1], p.Items[1])
 		}
 	}
 	gd := add(g.Items[0].Expr, neg(g.Items[1].Expr))

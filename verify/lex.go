@@ -94,6 +94,15 @@ func lex(s string, w *work) ([]token, error) {
 				continue
 			}
 			name := s[i+1 : j]
+			// \quadx is \quad and x, as TeX reads it only when the rest
+			// is not a command of its own.
+			for _, sp := range []string{"qquad", "quad"} {
+				if len(name) > len(sp) && strings.HasPrefix(name, sp) {
+					j = i + 1 + len(sp)
+					name = sp
+					break
+				}
+			}
 			switch name {
 			case "text", "textrm", "textbf", "textit", "textnormal", "mbox", "mathrm", "mathit", "mathbf", "operatorname", "textup", "mathsf", "texttt":
 				k := j

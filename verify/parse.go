@@ -111,6 +111,22 @@ func (p *parser) top() (Value, error) {
 	if err != nil {
 		return Value{}, err
 	}
+	// "x = 1, 2" and "(x, y) = (5, 8), (8, 5)" assign the whole list, as
+	// math-verify reads them: x = {1, 2}.
+	if len(groups) == 1 && len(groups[0]) > 1 && isAssignment(groups[0][0]) && len(groups[0][0].Items) == 2 {
+		rest := groups[0][1:]
+		plain := true
+		for _, v := range rest {
+			if v.Kind == KindRelation {
+				plain = false
+			}
+		}
+		if plain {
+			a := groups[0][0]
+			set := makeSet(append([]Value{a.Items[1]}, rest...))
+			return Value{Kind: KindRelation, Items: []Value{a.Items[0], set}, Ops: []string{"="}}, nil
+		}
+	}
 	return setOrTuple(groups), nil
 }
 
