@@ -1,6 +1,9 @@
 package verify
 
-import "fmt"
+import (
+	"fmt"
+	"time"
+)
 
 // Budget bounds the work of one Parse or one comparison. A zero field
 // takes the default of DefaultBudget.
@@ -19,6 +22,10 @@ type Budget struct {
 	// MaxBits is the largest exact number (numerator or denominator bits);
 	// a power that would exceed it is not computed.
 	MaxBits int
+	// MaxTime bounds the wall-clock time of one Parse or one comparison:
+	// past it the work stops with a budget error (no answer, not equal),
+	// never a match. It backs the step limits on a slow or loaded machine.
+	MaxTime time.Duration
 }
 
 // DefaultBudget is the budget used where none is given.
@@ -29,6 +36,7 @@ var DefaultBudget = Budget{
 	MaxNodes:      4096,
 	MaxSteps:      200_000,
 	MaxBits:       8192,
+	MaxTime:       10 * time.Millisecond,
 }
 
 func (b Budget) withDefaults() Budget {
@@ -51,6 +59,9 @@ func (b Budget) withDefaults() Budget {
 	if b.MaxBits > 0 {
 		d.MaxBits = b.MaxBits
 	}
+	if b.MaxTime > 0 {
+		d.MaxTime = b.MaxTime
+	}
 	return d
 }
 
@@ -62,17 +73,32 @@ func (e *budgetError) Error() string { return "over budget: " + e.what }
 
 // work counts the steps of one operation against its budget.
 type work struct {
-	b     Budget
-	steps int
+	b        Budget
+	steps    int
+	deadline time.Time
+	check    int // steps left before the clock is read again
 }
 
-func newWork(b Budget) *work { return &work{b: b.withDefaults()} }
+// clockEvery is how many steps pass between two readings of the clock.
+const clockEvery = 256
+
+func newWork(b Budget) *work {
+	w := &work{b: b.withDefaults(), check: clockEvery}
+	w.deadline = time.Now().Add(w.b.MaxTime)
+	return w
+}
 
 // step spends n steps.
 func (w *work) step(n int) {
 	w.steps += n
 	if w.steps > w.b.MaxSteps {
 		panic(&budgetError{fmt.Sprintf("more than %d steps", w.b.MaxSteps)})
+	}
+	if w.check -= n; w.check <= 0 {
+		w.check = clockEvery
+		if time.Now().After(w.deadline) {
+			panic(&budgetError{fmt.Sprintf("more than %v", w.b.MaxTime)})
+		}
 	}
 }
 

@@ -112,7 +112,7 @@ func isEquation(v Value) bool {
 
 // isAssignment: an equation whose first left side is made of variables.
 func isAssignment(v Value) bool {
-	return isEquation(v) && v.Items[0].Kind == KindExpr && onlySymbols(v.Items[0].Expr)
+	return isEquation(v) && onlySymbolsValue(v.Items[0])
 }
 
 func isSetLike(v Value) bool {
@@ -150,17 +150,32 @@ func (c *comparer) equal(g, p Value) bool {
 	if isRelation(g) && isSetLike(p) {
 		if s, ok := relationAsSet(g, c.w); ok {
 			g = s
+		} else if eq, ok := c.relationMeetsSet(g, p); ok {
+			return eq
 		}
 	}
 	if c.opt.AllowSetRelation && isRelation(p) && isSetLike(g) {
 		if s, ok := relationAsSet(p, c.w); ok {
 			p = s
+		} else if eq, ok := c.relationMeetsSet(p, g); ok {
+			return eq
 		}
 	}
 	if g.sameAs(&p) {
 		return true
 	}
 	switch {
+	case g.Kind == KindMatrix || p.Kind == KindMatrix:
+		// Matrices of one shape, entry by entry; a matrix equals nothing else.
+		if g.Kind != p.Kind || g.Rows != p.Rows || g.Cols != p.Cols {
+			return false
+		}
+		for i := range g.Items {
+			if !c.equal(g.Items[i], p.Items[i]) {
+				return false
+			}
+		}
+		return true
 	case isRelation(g) && isRelation(p):
 		return c.relations(g, p)
 	case isSetLike(g) || isSetLike(p):
@@ -221,7 +236,8 @@ func (c *comparer) relations(g, p Value) bool {
 	}
 	for _, it := range append(append([]Value{}, g.Items...), p.Items...) {
 		if it.Kind != KindExpr {
-			return false
+			// Sides that are sets or tuples (x = {1, 2}): side by side.
+			return g.Ops[0] == p.Ops[0] && c.equal(g.Items[0], p.Items[0]) && c.equal(g.Items[1], p.Items[1])
 		}
 	}
 	gd := add(g.Items[0].Expr, neg(g.Items[1].Expr))
@@ -343,6 +359,22 @@ func relationAsSet(v Value, w *work) (Value, bool) {
 		}
 	}
 	return Value{Kind: KindInterval, Items: []Value{exprValue(lo), exprValue(hi)}, LeftOpen: loOpen, RightOpen: hiOpen}, true
+}
+
+// relationMeetsSet compares the solutions of a relation that
+// relationAsSet cannot read as one interval (|x| > 2, x^2 = 4, x != 1)
+// with a set of reals; ok is false when either is not one the real line
+// can hold.
+func (c *comparer) relationMeetsSet(rel, set Value) (eq, ok bool) {
+	a, ok := relationRealSet(rel, c.w)
+	if !ok {
+		return false, false
+	}
+	b, ok := valueRealSet(set, c.w)
+	if !ok {
+		return false, false
+	}
+	return a.equal(b), true
 }
 
 func hasSymbols(n *Node) bool {

@@ -43,6 +43,7 @@ var unicodeOps = map[rune]string{
 // lex splits s into tokens. Braces of \text{...} must balance.
 func lex(s string, w *work) ([]token, error) {
 	var toks []token
+	envs := 0 // open \begin{...} environments: a \\ in one ends a row
 	i := 0
 	for i < len(s) {
 		w.step(1)
@@ -81,14 +82,27 @@ func lex(s string, w *work) ([]token, error) {
 				if ignoredCmds[name] {
 					continue
 				}
-				if name == "\\" { // a line break
-					toks = append(toks, token{tPunc, ",", i})
+				if name == "\\" { // a line break, or the end of a row of a matrix
+					if envs > 0 {
+						toks = append(toks, token{tPunc, `\\`, i})
+					} else {
+						toks = append(toks, token{tPunc, ",", i})
+					}
 					continue
 				}
 				toks = append(toks, token{tCmd, name, i})
 				continue
 			}
 			name := s[i+1 : j]
+			// \quadx is \quad and x, as TeX reads it only when the rest
+			// is not a command of its own.
+			for _, sp := range []string{"qquad", "quad"} {
+				if len(name) > len(sp) && strings.HasPrefix(name, sp) {
+					j = i + 1 + len(sp)
+					name = sp
+					break
+				}
+			}
 			switch name {
 			case "text", "textrm", "textbf", "textit", "textnormal", "mbox", "mathrm", "mathit", "mathbf", "operatorname", "textup", "mathsf", "texttt":
 				k := j
@@ -111,6 +125,38 @@ func lex(s string, w *work) ([]token, error) {
 				}
 				i = end + 1
 				continue
+			case "begin", "end":
+				// \begin{pmatrix} is one token, "begin:pmatrix"; an array's
+				// column spec is skipped.
+				k := j
+				for k < len(s) && s[k] == ' ' {
+					k++
+				}
+				if k < len(s) && s[k] == '{' {
+					end := matchBrace(s, k)
+					if end < 0 {
+						return nil, fmt.Errorf("\\%s{ is not closed", name)
+					}
+					env := strings.TrimSpace(s[k+1 : end])
+					toks = append(toks, token{tCmd, name + ":" + env, i})
+					i = end + 1
+					if name == "begin" {
+						envs++
+						if env == "array" {
+							for i < len(s) && s[i] == ' ' {
+								i++
+							}
+							if i < len(s) && s[i] == '{' {
+								if e := matchBrace(s, i); e > 0 {
+									i = e + 1
+								}
+							}
+						}
+					} else if envs > 0 {
+						envs--
+					}
+					continue
+				}
 			case "mathbb", "mathcal":
 				k := j
 				for k < len(s) && s[k] == ' ' {

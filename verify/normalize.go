@@ -123,6 +123,8 @@ var (
 	reInf      = regexp.MustCompile(`(^|[^\\])inf(inity)?`)
 	reDblSlash = regexp.MustCompile(`\\\\([a-zA-Z])`)
 	reLeftDot  = regexp.MustCompile(`\\(?:left|right)\.`)
+	// text styles read as \text, so that a unit in \textbf{} or \mathrm{} is dropped as one in \text{}
+	reTextStyle = regexp.MustCompile(`\\math(?:rm|it|bf)|\\text(?:normal|bf|it|rm)`)
 
 	reUnitText = regexp.MustCompile(`\\(?:text|mbox)\{.*\}(?:\^\d|\{\^\d\})?$`)
 	reUnits    = regexp.MustCompile(`(\d|\}|\s)\s*(?:` + strings.Join(unitWords, "|") + `)(?:s|es)?\s*$`)
@@ -156,6 +158,9 @@ func normalizeLatex(text string, cfg NormConfig) string {
 		}
 		if strings.ContainsAny(text, "$!") || strings.Contains(text, `\text`) || strings.Contains(text, `\mathrm`) || strings.Contains(text, `\displaystyle`) {
 			text = reRemove.ReplaceAllString(text, "")
+		}
+		if strings.Contains(text, `\math`) || strings.Contains(text, `\text`) {
+			text = reTextStyle.ReplaceAllString(text, `\text`)
 		}
 		if strings.ContainsAny(text, `"'`) {
 			text = reQuote.ReplaceAllString(text, "$1")

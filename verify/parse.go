@@ -111,6 +111,22 @@ func (p *parser) top() (Value, error) {
 	if err != nil {
 		return Value{}, err
 	}
+	// "x = 1, 2" and "(x, y) = (5, 8), (8, 5)" assign the whole list, as
+	// math-verify reads them: x = {1, 2}.
+	if len(groups) == 1 && len(groups[0]) > 1 && isAssignment(groups[0][0]) && len(groups[0][0].Items) == 2 {
+		rest := groups[0][1:]
+		plain := true
+		for _, v := range rest {
+			if v.Kind == KindRelation {
+				plain = false
+			}
+		}
+		if plain {
+			a := groups[0][0]
+			set := makeSet(append([]Value{a.Items[1]}, rest...))
+			return Value{Kind: KindRelation, Items: []Value{a.Items[0], set}, Ops: []string{"="}}, nil
+		}
+	}
 	return setOrTuple(groups), nil
 }
 
@@ -227,7 +243,7 @@ func (p *parser) element() ([]Value, error) {
 		switch op {
 		case "approx":
 			// x \approx 3.14 is 3.14; 3.14159 \approx 3.14 keeps the exact side.
-			if len(items) == 1 && items[0].Kind == KindExpr && onlySymbols(items[0].Expr) {
+			if len(items) == 1 && onlySymbolsValue(items[0]) {
 				items = []Value{v}
 			}
 			continue
@@ -238,7 +254,8 @@ func (p *parser) element() ([]Value, error) {
 		ops = append(ops, op)
 	}
 	if len(ops) == 0 {
-		return expandPM(first, p.w), nil
+		// items[0] is first, or what "x \approx 3.14" stands for.
+		return expandPM(items[0], p.w), nil
 	}
 	return []Value{{Kind: KindRelation, Items: items, Ops: ops}}, nil
 }
@@ -318,11 +335,48 @@ func pmAlternatives(n *Node, w *work) []*Node {
 	return out
 }
 
-// onlySymbols reports whether n is made of variables only (x, xy, x/y).
+// onlySymbolsValue reports whether v is made of variables only: an
+// expression onlySymbols accepts, or a tuple of them ((p, q), which reads
+// as an open interval).
+func onlySymbolsValue(v Value) bool {
+	switch v.Kind {
+	case KindExpr:
+		return onlySymbols(v.Expr)
+	case KindInterval:
+		if !v.LeftOpen || !v.RightOpen {
+			return false
+		}
+	case KindTuple:
+	default:
+		return false
+	}
+	for _, it := range v.Items {
+		if !onlySymbolsValue(it) {
+			return false
+		}
+	}
+	return len(v.Items) > 0
+}
+
+// onlySymbols reports whether n is made of variables only (x, xy, x/y,
+// |AB|, sin x): math-verify's test for the left side of an assignment
+// accepts any operation whose operands are all variables.
 func onlySymbols(n *Node) bool {
 	switch n.op {
 	case opSym:
 		return true
+	case opFunc:
+		if len(n.args) == 0 || n.name == "pm" {
+			return false
+		}
+		for _, a := range n.args {
+			if !onlySymbols(a) {
+				return false
+			}
+		}
+		return true
+	case opSet:
+		return onlySymbolsValue(*n.val)
 	case opMul, opAdd:
 		for _, a := range n.args {
 			if !onlySymbols(a) {
@@ -372,6 +426,9 @@ func (p *parser) exprValue() (Value, error) {
 	n, err := p.expr()
 	if err != nil {
 		return Value{}, err
+	}
+	if hasMatrix(n) {
+		return matrixValue(n, p.w)
 	}
 	if n.op == opSet {
 		return *n.val, nil
@@ -549,7 +606,7 @@ func (p *parser) startsFactor() bool {
 		if _, isFunc := funcNames[t.text]; isFunc && p.noFunc {
 			return false
 		}
-		return true
+		return !strings.HasPrefix(t.text, "end:")
 	}
 	return false
 }
@@ -960,6 +1017,9 @@ func (p *parser) command(t token) (*Node, error) {
 		return x, nil
 	case "%":
 		return nil, fmt.Errorf("unexpected %%")
+	}
+	if env, ok := strings.CutPrefix(name, "begin:"); ok {
+		return p.matrix(env)
 	}
 	if strings.HasPrefix(name, "mathbb:") {
 		return p.node(sym(`\mathbb{` + strings.TrimPrefix(name, "mathbb:") + `}`)), nil

@@ -16,9 +16,10 @@ const (
 	KindInterval             // Items[0] to Items[1], LeftOpen/RightOpen
 	KindSetOp                // Items[0] Ops[0] Items[1] ... with ops "cup", "cap", "setminus"
 	KindText                 // a string compared as written (Value.Text)
+	KindMatrix               // a Rows x Cols matrix (Items, row by row)
 )
 
-var kindNames = [...]string{"expression", "relation", "tuple", "set", "interval", "set operation", "text"}
+var kindNames = [...]string{"expression", "relation", "tuple", "set", "interval", "set operation", "text", "matrix"}
 
 // String names the kind.
 func (k Kind) String() string {
@@ -35,6 +36,7 @@ type Value struct {
 	Items               []Value  // the parts of relations, tuples, sets, intervals and set operations
 	Ops                 []string // KindRelation: "=", "<", "<=", ">", ">=", "!="; KindSetOp: "cup", "cap", "setminus"
 	LeftOpen, RightOpen bool     // KindInterval
+	Rows, Cols          int      // KindMatrix
 	Text                string   // KindText: the string; other kinds: the normalized source, when known
 
 	src string // how Parse found it, for Encode
@@ -91,6 +93,24 @@ func (v Value) String() string {
 			b.WriteString(it.String())
 		}
 		return b.String()
+	case KindMatrix:
+		var b strings.Builder
+		b.WriteString("Matrix([")
+		for r := 0; r < v.Rows; r++ {
+			if r > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteByte('[')
+			for c := 0; c < v.Cols; c++ {
+				if c > 0 {
+					b.WriteString(", ")
+				}
+				b.WriteString(v.Items[r*v.Cols+c].String())
+			}
+			b.WriteByte(']')
+		}
+		b.WriteString("])")
+		return b.String()
 	}
 	return ""
 }
@@ -106,7 +126,8 @@ func (v *Value) symbols(set map[string]bool) {
 
 // sameAs is structural equality of two values.
 func (v *Value) sameAs(o *Value) bool {
-	if v.Kind != o.Kind || len(v.Items) != len(o.Items) || v.LeftOpen != o.LeftOpen || v.RightOpen != o.RightOpen {
+	if v.Kind != o.Kind || len(v.Items) != len(o.Items) || v.LeftOpen != o.LeftOpen || v.RightOpen != o.RightOpen ||
+		v.Rows != o.Rows || v.Cols != o.Cols {
 		return false
 	}
 	switch v.Kind {

@@ -230,3 +230,22 @@ def test_math_verify_reward_on_reasoning_gym_tasks(rg_leg) -> None:
     assert tagged.signals["correctness"] == 1.0
     with pytest.raises(ValueError, match="math_verify"):
         environment_registry.get(name="leg_counting", seed=1, extra_rewards=("math_verifyy",))
+
+
+@pytest.mark.skipif(not HAS_MATH_VERIFY, reason="math-verify is not installed")
+def test_heldout_agreement_with_math_verify(repo) -> None:
+    """The held-out split of scripts/math_heldout.py (never tuned on) agrees with math-verify at 98% or better."""
+    sys.path.insert(0, str(repo / "scripts"))
+    try:
+        import math_heldout
+    finally:
+        sys.path.pop(0)
+    logging.disable(logging.WARNING)
+    try:
+        cases = math_heldout.cases("heldout", 300)
+        agree, diffs = math_heldout.compare(cases)
+    finally:
+        logging.disable(logging.NOTSET)
+    report = "\n".join(f"{c.kind}: math-verify={theirs} ours={mine} gold={c.gold!r} answer={c.answer!r}"
+                       for c, theirs, mine in diffs)
+    assert agree / len(cases) >= 0.98, f"held-out agreement {agree}/{len(cases)}; disagreements:\n{report}"
