@@ -84,7 +84,7 @@ const clockEvery = 256
 
 func newWork(b Budget) *work {
 	w := &work{b: b.withDefaults(), check: clockEvery}
-	w.deadline = time.Now().Add(w.b.MaxTime)
+	w.deadline = time.Now().Add(w.b.MaxTime * timeScale)
 	return w
 }
 
