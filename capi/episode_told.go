@@ -10,8 +10,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"math"
-	"sort"
 	"strconv"
 	"sync"
 	"unicode/utf8"
@@ -296,29 +294,6 @@ func appendUnlessSame(b []byte, same bool, v any) []byte {
 	return append(append(b, enc...), ',')
 }
 
-// appendNumber writes a float as encoding/json does (shortest form, no
-// exponent between 1e-6 and 1e21, so that whole numbers read back as
-// Python ints as through the general codec); NaN and infinities as null.
-func appendNumber(b []byte, f float64) []byte {
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return append(b, "null"...)
-	}
-	abs := math.Abs(f)
-	format := byte('f')
-	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
-		format = 'e'
-	}
-	n := len(b)
-	b = strconv.AppendFloat(b, f, format, -1, 64)
-	if format == 'e' { // 1e-07 -> 1e-7, as encoding/json writes it
-		if m := len(b); m-n >= 4 && b[m-4] == 'e' && b[m-3] == '-' && b[m-2] == '0' {
-			b[m-2] = b[m-1]
-			b = b[:m-1]
-		}
-	}
-	return b
-}
-
 func nonNil(m []core.Message) []core.Message {
 	if m == nil {
 		return []core.Message{}
@@ -326,71 +301,16 @@ func nonNil(m []core.Message) []core.Message {
 	return m
 }
 
-// appendDetails writes [info, [metadata...]], the details of a told step,
-// as the general codec would (keys sorted, numbers as encoding/json writes
-// them) without its per-call set-up.
+// appendDetails writes [info, [metadata...]], the details of a told step.
 func appendDetails(b []byte, info map[string]any, meta []map[string]any) []byte {
 	b = append(b, '[')
-	b = appendValue(b, info)
+	b = appendJSON(b, info)
 	b = append(b, ",["...)
 	for k, m := range meta {
 		if k > 0 {
 			b = append(b, ',')
 		}
-		b = appendValue(b, m)
+		b = appendJSON(b, m)
 	}
 	return append(b, "]]"...)
-}
-
-// appendValue writes the plain values of infos and metadata (maps with
-// sorted keys, slices, strings, numbers, bools, nil); anything else goes
-// through the general codec.
-func appendValue(b []byte, v any) []byte {
-	switch x := v.(type) {
-	case map[string]any:
-		if x == nil {
-			return append(b, "null"...)
-		}
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		b = append(b, '{')
-		for i, k := range keys {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendJSONString(b, k)
-			b = append(b, ':')
-			b = appendValue(b, x[k])
-		}
-		return append(b, '}')
-	case []any:
-		if x == nil {
-			return append(b, "null"...)
-		}
-		b = append(b, '[')
-		for i, e := range x {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendValue(b, e)
-		}
-		return append(b, ']')
-	case float64:
-		return appendNumber(b, x)
-	case *float64:
-		if x == nil {
-			return append(b, "null"...)
-		}
-		return appendNumber(b, *x)
-	case nil, string, *string, bool, int, int64:
-		return appendJSON(b, x)
-	}
-	enc, err := marshal(v)
-	if err != nil {
-		return append(b, "null"...)
-	}
-	return append(b, enc...)
 }

@@ -20,9 +20,10 @@ func decodeNumbers(t *testing.T, b []byte) any {
 	return v
 }
 
-// TestAppendValueMatchesEncodingJSON checks the direct writer of told
-// replies against encoding/json on the values infos and metadata hold.
-func TestAppendValueMatchesEncodingJSON(t *testing.T) {
+// TestAppendJSONNumbersMatchEncodingJSON checks the JSON writer against
+// encoding/json on the values infos and metadata hold, numbers written the
+// same way.
+func TestAppendJSONNumbersMatchEncodingJSON(t *testing.T) {
 	half, big := 0.5, 1e21
 	s := "x\"\n\u2028é"
 	tests := []struct {
@@ -43,10 +44,10 @@ func TestAppendValueMatchesEncodingJSON(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := appendValue(nil, tt.v)
+			got := appendJSON(nil, tt.v)
 			// Same values, numbers written the same way (strings may escape differently).
 			if !reflect.DeepEqual(decodeNumbers(t, got), decodeNumbers(t, want)) {
-				t.Fatalf("appendValue = %s, want %s", got, want)
+				t.Fatalf("appendJSON = %s, want %s", got, want)
 			}
 		})
 	}

@@ -7,10 +7,16 @@ import (
 	"unicode/utf8"
 )
 
-// appendJSON appends the JSON encoding of the small, plain values rich
-// scoring lines carry (strings, numbers, bools, nil, []any and
-// map[string]any with sorted keys). It is the hot path of score_batch,
-// where a general encoder's per-call set-up dominates.
+// The one JSON writer of the replies built by hand (rich scoring lines,
+// told steps, extractions): plain values written as the general codec
+// writes them (encoding/json's numbers, sorted keys) without its per-call
+// set-up, which dominates on these hot paths. Anything else goes through
+// the general codec.
+
+// appendJSON appends the JSON encoding of v: strings, numbers (float64 as
+// appendNumber writes them), bools, nil, pointers to strings and floats,
+// []any, []string and map[string]any (keys sorted; a nil map or slice is
+// null, as encoding/json writes it).
 func appendJSON(b []byte, v any) []byte {
 	switch x := v.(type) {
 	case nil:
@@ -29,11 +35,16 @@ func appendJSON(b []byte, v any) []byte {
 	case int64:
 		return strconv.AppendInt(b, x, 10)
 	case float64:
-		if math.IsNaN(x) || math.IsInf(x, 0) {
+		return appendNumber(b, x)
+	case *float64:
+		if x == nil {
 			return append(b, "null"...)
 		}
-		return strconv.AppendFloat(b, x, 'g', -1, 64)
+		return appendNumber(b, *x)
 	case []any:
+		if x == nil {
+			return append(b, "null"...)
+		}
 		b = append(b, '[')
 		for i, e := range x {
 			if i > 0 {
@@ -43,6 +54,9 @@ func appendJSON(b []byte, v any) []byte {
 		}
 		return append(b, ']')
 	case []string:
+		if x == nil {
+			return append(b, "null"...)
+		}
 		b = append(b, '[')
 		for i, e := range x {
 			if i > 0 {
@@ -52,6 +66,9 @@ func appendJSON(b []byte, v any) []byte {
 		}
 		return append(b, ']')
 	case map[string]any:
+		if x == nil {
+			return append(b, "null"...)
+		}
 		keys := make([]string, 0, len(x))
 		for k := range x {
 			keys = append(keys, k)
@@ -68,12 +85,34 @@ func appendJSON(b []byte, v any) []byte {
 		}
 		return append(b, '}')
 	}
-	// Anything else goes through the general codec.
 	enc, err := marshal(v)
 	if err != nil {
 		return append(b, "null"...)
 	}
 	return append(b, enc...)
+}
+
+// appendNumber writes a float as encoding/json does (shortest form, no
+// exponent between 1e-6 and 1e21, so that whole numbers read back as
+// Python ints as through the general codec); NaN and infinities as null.
+func appendNumber(b []byte, f float64) []byte {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return append(b, "null"...)
+	}
+	abs := math.Abs(f)
+	format := byte('f')
+	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	n := len(b)
+	b = strconv.AppendFloat(b, f, format, -1, 64)
+	if format == 'e' { // 1e-07 -> 1e-7, as encoding/json writes it
+		if m := len(b); m-n >= 4 && b[m-4] == 'e' && b[m-3] == '-' && b[m-2] == '0' {
+			b[m-2] = b[m-1]
+			b = b[:m-1]
+		}
+	}
+	return b
 }
 
 const hexDigits = "0123456789abcdef"
