@@ -1,0 +1,178 @@
+package recipes
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// pylatexenc's LatexNodes2Text().latex_to_text, which the prm800k grader
+// applies to an answer holding a backslash, for the LaTeX answers carry:
+// \frac{a}{b} is "a/b" (no parentheses, so \frac{1+2}{3} reads 1+2/3),
+// \sqrt[n]{x} is "√(x)", groups lose their braces, \pi and the other
+// symbols become their Unicode characters, \text-like macros keep their
+// argument, \left and \right vanish, and a control word swallows the
+// whitespace after it. A macro or construct outside this table is not
+// guessed (pmUndecided): pylatexenc knows hundreds, some with odd output.
+
+// latexSymbols are control words without arguments and their text.
+var latexSymbols = map[string]string{
+	"pi": "π", "infty": "∞", "cdot": "·", "times": "×", "cup": "∪", "cap": "∩", "circ": "∘",
+	"le": "≤", "leq": "≤", "ge": "≥", "geq": "≥", "pm": "±", "mp": "∓", "neq": "≠", "approx": "≈",
+	"dots": "…", "ldots": "…", "cdots": "⋯", "in": "∈", "angle": "∠", "alpha": "α", "beta": "β",
+	"gamma": "γ", "delta": "δ", "theta": "θ", "lambda": "λ", "mu": "μ", "sigma": "σ", "omega": "ω",
+	"rho": "ρ", "tau": "τ", "sin": "sin", "cos": "cos", "tan": "tan", "log": "log", "ln": "ln",
+	"exp": "exp", "div": "÷", "quad": "  ", "qquad": "    ", "left": "", "right": "", "displaystyle": "",
+	"cong": "≅", "perp": "⊥", "parallel": "∥", "to": "→", "rightarrow": "→", "emptyset": "∅",
+	"sim": "∼", "equiv": "≡",
+}
+
+// latexContentMacros keep their one argument as it is.
+var latexContentMacros = map[string]bool{
+	"text": true, "mathrm": true, "textbf": true, "textit": true, "emph": true, "boxed": true,
+	"overline": true, "operatorname": true, "underline": true,
+}
+
+// latexControlSymbols are backslash + one non-letter character.
+var latexControlSymbols = map[byte]string{
+	'%': "%", '$': "$", '{': "{", '}': "}", ',': " ", ';': " ", ':': " ", '!': "", ' ': " ",
+	'\\': "\n", '#': "#", '_': "_", '&': "&", '|': "",
+}
+
+type latexReader struct {
+	s string
+	i int
+	w *pmWork
+	b strings.Builder
+}
+
+// latexToText is latex_to_text for the supported subset.
+func latexToText(s string, w *pmWork) string {
+	r := &latexReader{s: s, w: w}
+	r.b.Grow(len(s))
+	r.nodes(false, 0)
+	return r.b.String()
+}
+
+// nodes renders until the end of s or, inGroup, the closing brace.
+func (r *latexReader) nodes(inGroup bool, depth int) {
+	if depth > 100 {
+		panic(pmOverBudget{"LaTeX nesting"})
+	}
+	for r.i < len(r.s) {
+		r.w.step(1)
+		c := r.s[r.i]
+		switch c {
+		case '}':
+			if !inGroup {
+				undecided("an unbalanced } in LaTeX")
+			}
+			r.i++
+			return
+		case '{':
+			r.i++
+			r.nodes(true, depth+1)
+		case '\\':
+			r.macro(depth)
+		case '$', '%', '&', '~':
+			undecided("the LaTeX character " + string(rune(c)))
+		default:
+			r.b.WriteByte(c)
+			r.i++
+		}
+	}
+	if inGroup {
+		undecided("an unclosed { in LaTeX")
+	}
+}
+
+func (r *latexReader) macro(depth int) {
+	r.i++ // the backslash
+	if r.i >= len(r.s) {
+		undecided("a trailing backslash")
+	}
+	c := r.s[r.i]
+	if !isASCIILetter(c) {
+		out, ok := latexControlSymbols[c]
+		if !ok {
+			undecided(`the LaTeX control symbol \` + string(rune(c)))
+		}
+		r.i++
+		r.b.WriteString(out)
+		return
+	}
+	j := r.i
+	for j < len(r.s) && isASCIILetter(r.s[j]) {
+		j++
+	}
+	name := r.s[r.i:j]
+	r.i = j
+	r.skipSpace()
+	if out, ok := latexSymbols[name]; ok {
+		r.b.WriteString(out)
+		return
+	}
+	switch {
+	case latexContentMacros[name]:
+		r.arg(depth)
+	case name == "frac":
+		r.arg(depth)
+		r.b.WriteByte('/')
+		r.arg(depth)
+	case name == "sqrt":
+		if r.i < len(r.s) && r.s[r.i] == '[' {
+			// The optional index is dropped.
+			k := strings.IndexByte(r.s[r.i:], ']')
+			if k < 0 || strings.ContainsAny(r.s[r.i:r.i+k], "{}\\") {
+				undecided(`an unusual \sqrt index`)
+			}
+			r.i += k + 1
+			r.skipSpace()
+		}
+		r.b.WriteString("√(")
+		r.arg(depth)
+		r.b.WriteByte(')')
+	default:
+		undecided(`the LaTeX macro \` + name)
+	}
+}
+
+// skipSpace drops the whitespace after a control word, as TeX does.
+func (r *latexReader) skipSpace() {
+	for r.i < len(r.s) && (r.s[r.i] == ' ' || r.s[r.i] == '\t' || r.s[r.i] == '\n') {
+		r.i++
+	}
+}
+
+// arg renders one macro argument: a group, a macro or one character.
+func (r *latexReader) arg(depth int) {
+	r.skipSpace()
+	if r.i >= len(r.s) {
+		undecided("a LaTeX macro without its argument")
+	}
+	switch c := r.s[r.i]; c {
+	case '{':
+		r.i++
+		r.nodes(true, depth+1)
+	case '\\':
+		r.macro(depth + 1)
+	case '}', '$', '%', '&', '~':
+		undecided("an odd LaTeX macro argument")
+	default:
+		_, n := utf8.DecodeRuneInString(r.s[r.i:])
+		r.b.WriteString(r.s[r.i : r.i+n])
+		r.i += n
+	}
+}
+
+func isASCIILetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+func decodeRune(s string) (rune, int) { return utf8.DecodeRuneInString(s) }
+
+// isPyAlpha is str.isalpha() for one code point.
+func isPyAlpha(r rune) bool {
+	if r < utf8.RuneSelf {
+		return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
+	}
+	return unicode.IsLetter(r)
+}
