@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/big"
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -207,8 +208,17 @@ func prmNormalize(s string, fl graderFlavor, w *pmWork) string {
 // parseLatexText is _parse_latex: \tfrac and \dfrac become \frac, a space
 // goes before each \frac (for mixed numbers), pylatexenc renders the text
 // and a few of its characters are renamed for sympy.
-func parseLatexText(s string, w *pmWork) string {
-	s = strings.ReplaceAll(s, `\tfrac`, `\frac`)
+func parseLatexText(orig string, w *pmWork) (out string) {
+	defer func() {
+		if r := recover(); r != nil {
+			if _, raised := r.(latexRaise); raised {
+				out = orig // contextlib.suppress keeps the text
+				return
+			}
+			panic(r)
+		}
+	}()
+	s := strings.ReplaceAll(orig, `\tfrac`, `\frac`)
 	s = strings.ReplaceAll(s, `\dfrac`, `\frac`)
 	s = strings.ReplaceAll(s, `\frac`, ` \frac`)
 	s = latexToText(s, w)
@@ -363,7 +373,7 @@ func floatIntString(f float64) string {
 		return "0"
 	}
 	if math.Abs(f) < 1e15 {
-		return itoa(int(f))
+		return strconv.Itoa(int(f))
 	}
 	i, _ := new(big.Float).SetFloat64(f).Int(nil)
 	return i.String()

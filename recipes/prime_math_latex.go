@@ -43,18 +43,24 @@ type latexReader struct {
 	s string
 	i int
 	w *pmWork
-	b strings.Builder
+	b *strings.Builder
 }
 
 // latexToText is latex_to_text for the supported subset.
 func latexToText(s string, w *pmWork) string {
-	r := &latexReader{s: s, w: w}
+	r := &latexReader{s: s, w: w, b: &strings.Builder{}}
 	r.b.Grow(len(s))
 	r.nodes(false, 0)
 	return r.b.String()
 }
 
-// nodes renders until the end of s or, inGroup, the closing brace.
+// latexRaise is pylatexenc raising (\sqrt with no argument at the end of
+// the text); _parse_latex then keeps the answer as it was.
+type latexRaise struct{}
+
+// nodes renders until the end of s or, inGroup, the closing brace. Like
+// pylatexenc, an unclosed group ends with the text and a stray "}" is
+// dropped.
 func (r *latexReader) nodes(inGroup bool, depth int) {
 	if depth > 100 {
 		panic(pmOverBudget{"LaTeX nesting"})
@@ -64,11 +70,10 @@ func (r *latexReader) nodes(inGroup bool, depth int) {
 		c := r.s[r.i]
 		switch c {
 		case '}':
-			if !inGroup {
-				undecided("an unbalanced } in LaTeX")
-			}
 			r.i++
-			return
+			if inGroup {
+				return
+			}
 		case '{':
 			r.i++
 			r.nodes(true, depth+1)
@@ -81,10 +86,11 @@ func (r *latexReader) nodes(inGroup bool, depth int) {
 			r.i++
 		}
 	}
-	if inGroup {
-		undecided("an unclosed { in LaTeX")
-	}
 }
+
+// latexCapsKnown are all-capital control words pylatexenc renders; any
+// other all-capital word is unknown to it and rendered as nothing.
+var latexCapsKnown = map[string]bool{"AA": true, "AE": true, "OE": true, "SS": true, "DH": true, "TH": true, "NG": true, "IJ": true}
 
 func (r *latexReader) macro(depth int) {
 	r.i++ // the backslash
@@ -114,11 +120,24 @@ func (r *latexReader) macro(depth int) {
 	}
 	switch {
 	case latexContentMacros[name]:
-		r.arg(depth)
+		if a, ok := r.arg(depth); ok {
+			r.b.WriteString(a)
+		}
 	case name == "frac":
-		r.arg(depth)
-		r.b.WriteByte('/')
-		r.arg(depth)
+		// With an argument missing at the end of the text pylatexenc's
+		// format fails and it writes the format itself, then the
+		// argument it did read.
+		a, ok := r.arg(depth)
+		if !ok {
+			r.b.WriteString("%s/%s")
+			return
+		}
+		b, ok := r.arg(depth)
+		if !ok {
+			r.b.WriteString("%s/%s" + a)
+			return
+		}
+		r.b.WriteString(a + "/" + b)
 	case name == "sqrt":
 		if r.i < len(r.s) && r.s[r.i] == '[' {
 			// The optional index is dropped.
@@ -129,12 +148,46 @@ func (r *latexReader) macro(depth int) {
 			r.i += k + 1
 			r.skipSpace()
 		}
-		r.b.WriteString("√(")
-		r.arg(depth)
-		r.b.WriteByte(')')
+		a, ok := r.arg(depth)
+		if !ok {
+			panic(latexRaise{})
+		}
+		r.b.WriteString("√(" + a + ")")
+	case name == "begin":
+		r.environment(depth)
+	case len(name) >= 2 && strings.ToUpper(name) == name && !latexCapsKnown[name]:
+		// Unknown to pylatexenc: nothing, and its arguments render as text.
 	default:
 		undecided(`the LaTeX macro \` + name)
 	}
+}
+
+// environment renders \begin{pmatrix}...\end{pmatrix} as pylatexenc does:
+// "[ a b; c d ]".
+func (r *latexReader) environment(depth int) {
+	const open, end = "{pmatrix}", `\end{pmatrix}`
+	if !strings.HasPrefix(r.s[r.i:], open) {
+		undecided("a LaTeX environment other than pmatrix")
+	}
+	body := r.s[r.i+len(open):]
+	k := strings.Index(body, end)
+	if k < 0 || strings.Contains(body[:k], `\begin`) {
+		undecided("an unclosed or nested pmatrix")
+	}
+	r.i += len(open) + k + len(end)
+	rows := strings.Split(body[:k], `\\`)
+	out := make([]string, 0, len(rows))
+	for _, row := range rows {
+		cells := strings.Split(row, "&")
+		for c := range cells {
+			cells[c] = strings.TrimSpace(latexToText(cells[c], r.w))
+			if cells[c] == "" {
+				undecided("an empty pmatrix cell")
+			}
+		}
+		out = append(out, strings.Join(cells, " "))
+	}
+	r.b.WriteString("[ " + strings.Join(out, "; ") + " ]")
 }
 
 // skipSpace drops the whitespace after a control word, as TeX does.
@@ -144,25 +197,33 @@ func (r *latexReader) skipSpace() {
 	}
 }
 
-// arg renders one macro argument: a group, a macro or one character.
-func (r *latexReader) arg(depth int) {
+// arg renders one macro argument: a group, a macro or one character; a
+// "}" stands for an empty argument (and is left for the enclosing group);
+// false at the end of the text.
+func (r *latexReader) arg(depth int) (string, bool) {
 	r.skipSpace()
 	if r.i >= len(r.s) {
-		undecided("a LaTeX macro without its argument")
+		return "", false
 	}
+	saved := r.b
+	r.b = &strings.Builder{}
 	switch c := r.s[r.i]; c {
+	case '}':
 	case '{':
 		r.i++
 		r.nodes(true, depth+1)
 	case '\\':
 		r.macro(depth + 1)
-	case '}', '$', '%', '&', '~':
+	case '$', '%', '&', '~':
 		undecided("an odd LaTeX macro argument")
 	default:
 		_, n := utf8.DecodeRuneInString(r.s[r.i:])
 		r.b.WriteString(r.s[r.i : r.i+n])
 		r.i += n
 	}
+	out := r.b.String()
+	r.b = saved
+	return out, true
 }
 
 func isASCIILetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }

@@ -3,8 +3,11 @@ package recipes
 import (
 	"math"
 	"math/big"
+	"sort"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // The symbolic step of the prm800k grader (prime_math and geo3k):
@@ -59,6 +62,7 @@ const (
 	stNum = iota
 	stName
 	stOp
+	stNL // a newline inside the parentheses
 )
 
 type sTok struct {
@@ -93,16 +97,22 @@ func sympyEqual(gt, given string, w *pmWork) bool {
 }
 
 // sympyTokens splits expr as tokenize does; false where Python would
-// reject the text or the difference could not be taken (a comma or a
-// brace: tuples and sets), which veRL scores False.
+// reject the text (an assignment, a stray character) or the difference
+// could not be taken (a comma or a brace: tuples and sets), which veRL
+// scores False.
 func sympyTokens(s string, w *pmWork) ([]sTok, bool) {
 	var out []sTok
-	bad := false
+	syntax, container := false, false
 	for i := 0; i < len(s); {
 		w.step(1)
 		c := s[i]
 		switch {
 		case c == ' ' || c == '\t' || c == '\f':
+			i++
+		case c == '\n':
+			// Inside the parentheses a newline is an NL token: it joins the
+			// lines but stops implicit multiplication across it.
+			out = append(out, sTok{kind: stNL})
 			i++
 		case c >= '0' && c <= '9' || c == '.' && i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '9':
 			n, isF := pyNumberLen(s[i:])
@@ -113,18 +123,45 @@ func sympyTokens(s string, w *pmWork) ([]sTok, bool) {
 			if n >= 2 && lit[0] == '0' && (lit[1]|0x20 == 'x' || lit[1]|0x20 == 'b' || lit[1]|0x20 == 'o') {
 				undecided("a hex, octal or binary literal")
 			}
-			if isF && significantDigits(lit) > 15 {
-				undecided("a decimal of more than 15 digits (sympy raises its precision)")
-			}
 			out = append(out, sTok{kind: stNum, text: lit, float: isF})
 			i += n
-		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_':
-			j := i + 1
-			for j < len(s) && (s[j] >= 'a' && s[j] <= 'z' || s[j] >= 'A' && s[j] <= 'Z' || s[j] == '_' || s[j] >= '0' && s[j] <= '9') {
-				j++
+		case c == '.':
+			if i+1 < len(s) && (isASCIILetter(s[i+1]) || s[i+1] == '_' || s[i+1] >= 0x80) {
+				undecided("an attribute access")
+			}
+			syntax = true
+			i++
+		case isASCIILetter(c) || c == '_' || c >= 0x80:
+			j := i
+			for j < len(s) {
+				if s[j] < 0x80 {
+					if !(isASCIILetter(s[j]) || s[j] == '_' || s[j] >= '0' && s[j] <= '9') {
+						break
+					}
+					j++
+					continue
+				}
+				r, n := decodeRune(s[j:])
+				if !isPyAlpha(r) {
+					break
+				}
+				j += n
+			}
+			if j == i {
+				// A non-ASCII character that is not a letter: a number-like
+				// one may be part of a name to tokenize; others are invalid.
+				r, n := decodeRune(s[i:])
+				if unicode.IsNumber(r) {
+					undecided("a non-ASCII digit")
+				}
+				syntax = true
+				i += n
+				continue
 			}
 			if j < len(s) && s[j] >= 0x80 {
-				undecided("a non-ASCII identifier")
+				if r, _ := decodeRune(s[j:]); unicode.IsNumber(r) {
+					undecided("a non-ASCII digit in a name")
+				}
 			}
 			out = append(out, sTok{kind: stName, text: s[i:j]})
 			i = j
@@ -138,28 +175,27 @@ func sympyTokens(s string, w *pmWork) ([]sTok, bool) {
 			out = append(out, sTok{kind: stOp, text: s[i : i+1]})
 			i++
 		case c == ',' || c == '{' || c == '}':
-			// A tuple or a set minus anything raises TypeError (veRL: False),
-			// unless it is sqrt's second argument.
-			bad = true
+			container = true
 			i++
 		case c == '=':
 			if i+1 < len(s) && s[i+1] == '=' || i > 0 && strings.IndexByte("<>!", s[i-1]) >= 0 {
 				undecided("a comparison")
 			}
-			bad = true // an assignment is a SyntaxError
+			syntax = true // an assignment is a SyntaxError
 			i++
-		case c >= 0x80:
-			r, n := decodeRune(s[i:])
-			if isPyAlpha(r) {
-				undecided("a non-ASCII identifier")
-			}
-			bad = true // any other non-ASCII character is a SyntaxError
-			i += n
+		case c == ';':
+			syntax = true
+			i++
 		default:
 			undecided("the character " + string(rune(c)))
 		}
 	}
-	if bad {
+	if syntax {
+		return nil, false
+	}
+	if container {
+		// A tuple or a set minus anything raises TypeError (veRL: False),
+		// unless the comma is sqrt's second argument.
 		for _, t := range out {
 			if t.kind == stName && t.text == "sqrt" {
 				undecided("sqrt next to a comma or brace")
@@ -244,10 +280,11 @@ func implicitMul(toks []sTok) []sTok {
 		if sympyGlobalNames[name] {
 			undecided("the sympy name " + name)
 		}
-		if len(name) == 1 || strings.Contains(name, "_") || name == "mu" || name == "nu" || name == "xi" {
+		if utf8.RuneCountInString(name) == 1 || strings.Contains(name, "_") || name == "mu" || name == "nu" || name == "xi" {
 			split = append(split, t)
 			continue
 		}
+		// split_symbols: one symbol per letter, a number per digit run.
 		for i := 0; i < len(name); {
 			if name[i] >= '0' && name[i] <= '9' {
 				j := i
@@ -258,15 +295,19 @@ func implicitMul(toks []sTok) []sTok {
 				i = j
 				continue
 			}
-			if sympyGlobalNames[name[i:i+1]] {
-				undecided("the sympy name " + name[i:i+1])
+			_, n := utf8.DecodeRuneInString(name[i:])
+			if sympyGlobalNames[name[i:i+n]] {
+				undecided("the sympy name " + name[i:i+n])
 			}
-			split = append(split, sTok{kind: stName, text: name[i : i+1]})
-			i++
+			split = append(split, sTok{kind: stName, text: name[i : i+n]})
+			i += n
 		}
 	}
 	out := make([]sTok, 0, len(split)*2)
 	for k, t := range split {
+		if t.kind == stNL {
+			continue
+		}
 		if k > 0 {
 			prev := split[k-1]
 			operand := prev.kind == stNum || (prev.kind == stName && prev.text != "sqrt") || (prev.kind == stOp && prev.text == ")")
@@ -275,7 +316,7 @@ func implicitMul(toks []sTok) []sTok {
 				out = append(out, sTok{kind: stOp, text: "*"})
 			}
 		}
-		if t.kind == stName && t.text == "sqrt" && (k+1 >= len(split) || split[k+1].text != "(") {
+		if t.kind == stName && t.text == "sqrt" && (k+1 >= len(split) || split[k+1].kind != stOp || split[k+1].text != "(") {
 			undecided("sqrt without parentheses")
 		}
 		out = append(out, t)
@@ -661,44 +702,96 @@ func powVal(b, e sVal, w *pmWork) sVal {
 	return sVal{f: res}
 }
 
-// ---------------------------------------------------------------------------
 // Float arithmetic as sympy does it: sums of terms coefficient * basis
 // (symbols, pi, one square root of a square-free integer), like terms
-// collected, coefficients exact until a Float meets them.
+// collected, coefficients exact until a Float meets them. A Float carries
+// its binary precision (53 bits for up to 15 digits, more for longer
+// literals, as sympy's Float of a string sets it); a rational meeting a
+// Float is rounded to the Float's precision first, and each operation
+// rounds to nearest, ties to even, as mpmath does.
 
 type sCoef struct {
-	r   *big.Rat // exact, when f is unset
-	f   float64
-	flt bool
+	r *big.Rat   // exact, when f is nil
+	f *big.Float // a sympy Float, with its precision
 }
 
 func (c sCoef) isZero() bool {
-	if c.flt {
-		return c.f == 0
+	if c.f != nil {
+		return c.f.Sign() == 0
 	}
 	return c.r.Sign() == 0
 }
 
-func (c sCoef) toFloat() float64 {
-	if c.flt {
-		return c.f
+func exactCoef(n, d int64) sCoef { return sCoef{r: big.NewRat(n, d)} }
+
+// floatAt is c as an mpf of prec bits.
+func (c sCoef) floatAt(prec uint) *big.Float {
+	if c.f != nil {
+		if c.f.Prec() == prec {
+			return c.f
+		}
+		return new(big.Float).SetPrec(prec).Set(c.f)
 	}
-	f, _ := c.r.Float64()
-	return f
+	return new(big.Float).SetPrec(prec).SetMode(big.ToNearestEven).SetRat(c.r)
 }
 
+func precOf(a, b sCoef) uint {
+	var p uint
+	if a.f != nil {
+		p = a.f.Prec()
+	}
+	if b.f != nil && b.f.Prec() > p {
+		p = b.f.Prec()
+	}
+	return p
+}
+
+func newFloat(prec uint) *big.Float { return new(big.Float).SetPrec(prec).SetMode(big.ToNearestEven) }
+
 func coefAdd(a, b sCoef) sCoef {
-	if !a.flt && !b.flt {
+	if a.f == nil && b.f == nil {
 		return sCoef{r: new(big.Rat).Add(a.r, b.r)}
 	}
-	return sCoef{f: a.toFloat() + b.toFloat(), flt: true}
+	p := precOf(a, b)
+	return sCoef{f: newFloat(p).Add(a.floatAt(p), b.floatAt(p))}
 }
 
 func coefMul(a, b sCoef) sCoef {
-	if !a.flt && !b.flt {
+	if a.f == nil && b.f == nil {
 		return sCoef{r: new(big.Rat).Mul(a.r, b.r)}
 	}
-	return sCoef{f: a.toFloat() * b.toFloat(), flt: true}
+	p := precOf(a, b)
+	return sCoef{f: newFloat(p).Mul(a.floatAt(p), b.floatAt(p))}
+}
+
+// coefInv is 1/c (Pow(c, -1)); a zero Float or rational is zoo.
+func coefInv(c sCoef) sCoef {
+	if c.isZero() {
+		undecided("a division by zero next to a Float")
+	}
+	if c.f == nil {
+		return sCoef{r: new(big.Rat).Inv(c.r)}
+	}
+	p := c.f.Prec()
+	return sCoef{f: newFloat(p).Quo(newFloat(p).SetInt64(1), c.f)}
+}
+
+// coefPowInt is mpf_pow_int: the exact power, rounded once.
+func coefPowInt(c sCoef, n int64) sCoef {
+	if c.f == nil {
+		num := new(big.Int).Exp(c.r.Num(), big.NewInt(n), nil)
+		den := new(big.Int).Exp(c.r.Denom(), big.NewInt(n), nil)
+		return sCoef{r: new(big.Rat).SetFrac(num, den)}
+	}
+	p := c.f.Prec()
+	if int64(c.f.MinPrec())*n >= 1000 {
+		undecided("a large power of a Float")
+	}
+	exact := new(big.Float).SetPrec(uint(int64(c.f.MinPrec())*n + 8)).SetInt64(1)
+	for k := int64(0); k < n; k++ {
+		exact.Mul(exact, c.f)
+	}
+	return sCoef{f: newFloat(p).Set(exact)}
 }
 
 // sBasis is a product of symbol powers, a power of pi and sqrt(rad).
@@ -707,6 +800,8 @@ type sBasis struct {
 	pi   int
 	rad  int64 // 1 when none
 }
+
+var oneBasis = sBasis{rad: 1}
 
 type sPoly map[sBasis]sCoef
 
@@ -720,18 +815,51 @@ func floatPolyZero(root *sNode, w *pmWork) bool {
 	return true
 }
 
-func constPoly(c sCoef) sPoly { return sPoly{{rad: 1}: c} }
+func constPoly(c sCoef) sPoly { return sPoly{oneBasis: c} }
+
+// number is the coefficient of a term-free constant, if p is one.
+func (p sPoly) number() (sCoef, bool) {
+	if len(p) == 0 {
+		return exactCoef(0, 1), true
+	}
+	c, ok := p[oneBasis]
+	return c, ok && len(p) == 1
+}
+
+// floatLiteral is sympy's Float of a decimal literal: its value rounded
+// to dps_to_prec(max(15, digits)) bits.
+func floatLiteral(lit string) sCoef {
+	r, ok := new(big.Rat).SetString(lit)
+	if !ok {
+		undecided("the number " + lit)
+	}
+	mant := lit
+	if k := strings.IndexAny(mant, "eE"); k >= 0 {
+		mant = mant[:k]
+	}
+	digits := strings.TrimLeft(strings.ReplaceAll(mant, ".", ""), "0")
+	if digits == "" {
+		digits = "0"
+	}
+	dps := len(digits)
+	if !strings.Contains(lit, ".") && r.IsInt() {
+		if n := len(strings.TrimPrefix(r.Num().String(), "-")); n > dps {
+			dps = n
+		}
+	}
+	if dps < 15 {
+		dps = 15
+	}
+	prec := uint(math.Round(float64(dps+1) * 3.3219280948873626))
+	return sCoef{f: newFloat(prec).SetRat(r)}
+}
 
 func polyOf(n *sNode, w *pmWork) sPoly {
 	w.step(1)
 	switch n.op {
 	case 'n':
 		if n.flt {
-			f, ok := parseDecimalFloat(n.text)
-			if !ok {
-				undecided("the number " + n.text)
-			}
-			return constPoly(sCoef{f: f, flt: true})
+			return constPoly(floatLiteral(n.text))
 		}
 		r, ok := new(big.Rat).SetString(n.text)
 		if !ok {
@@ -739,63 +867,120 @@ func polyOf(n *sNode, w *pmWork) sPoly {
 		}
 		return constPoly(sCoef{r: r})
 	case 's':
-		return sPoly{{syms: n.text + "^1", rad: 1}: {r: big.NewRat(1, 1)}}
+		return sPoly{{syms: n.text + "^1", rad: 1}: exactCoef(1, 1)}
 	case 'p':
-		return sPoly{{pi: 1, rad: 1}: {r: big.NewRat(1, 1)}}
+		return sPoly{{pi: 1, rad: 1}: exactCoef(1, 1)}
 	case 'u':
-		return polyScale(polyOf(n.a, w), sCoef{r: big.NewRat(-1, 1)})
+		return polyScale(polyOf(n.a, w), exactCoef(-1, 1))
 	case '+':
 		return polyAdd(polyOf(n.a, w), polyOf(n.b, w), w)
 	case '-':
-		return polyAdd(polyOf(n.a, w), polyScale(polyOf(n.b, w), sCoef{r: big.NewRat(-1, 1)}), w)
+		return polyAdd(polyOf(n.a, w), polyScale(polyOf(n.b, w), exactCoef(-1, 1)), w)
 	case '*':
 		return polyMul(polyOf(n.a, w), polyOf(n.b, w), w)
 	case '/':
-		return polyMul(polyOf(n.a, w), polyInv(polyOf(n.b, w)), w)
+		a, b := polyOf(n.a, w), polyOf(n.b, w)
+		if ca, ok := a.number(); ok {
+			if cb, ok := b.number(); ok {
+				return constPoly(numberQuo(ca, cb))
+			}
+		}
+		return polyMul(a, polyInv(b), w)
 	case 'r':
 		return polySqrt(polyOf(n.a, w))
 	case '^':
-		e := polyOf(n.b, w)
-		c, ok := e[sBasis{rad: 1}]
-		if len(e) != 1 || !ok || c.flt || !c.r.IsInt() || !c.r.Num().IsInt64() {
-			undecided("a non-integer exponent next to a Float")
-		}
-		k := c.r.Num().Int64()
-		if k > 64 || k < -64 {
-			undecided("a large exponent next to a Float")
-		}
-		b := polyOf(n.a, w)
-		if k < 0 {
-			b, k = polyInv(b), -k
-		}
-		out := constPoly(sCoef{r: big.NewRat(1, 1)})
-		for ; k > 0; k-- {
-			out = polyMul(out, b, w)
-		}
-		return out
+		return polyPow(polyOf(n.a, w), polyOf(n.b, w), w)
 	}
 	undecided("an operator next to a Float")
 	return nil
 }
 
-// parseDecimalFloat is sympy's Float of a decimal literal of at most 15
-// digits: the nearest double.
-func parseDecimalFloat(s string) (float64, bool) {
-	r, ok := new(big.Rat).SetString(s)
+// numberQuo is a/b of two sympy numbers: a Float divided directly, a
+// rational by a Float as self*(1/other), as sympy's Rational does.
+func numberQuo(a, b sCoef) sCoef {
+	if b.isZero() {
+		undecided("a division by zero next to a Float")
+	}
+	switch {
+	case a.f == nil && b.f == nil:
+		return sCoef{r: new(big.Rat).Quo(a.r, b.r)}
+	case a.f != nil:
+		p := precOf(a, b)
+		return sCoef{f: newFloat(p).Quo(a.f, b.floatAt(p))}
+	default:
+		return coefMul(a, coefInv(b))
+	}
+}
+
+func polyPow(b, e sPoly, w *pmWork) sPoly {
+	c, ok := e.number()
 	if !ok {
-		return 0, false
+		undecided("a symbolic exponent next to a Float")
 	}
-	f, _ := r.Float64()
-	if math.IsInf(f, 0) {
-		return 0, false
+	var k int64
+	switch {
+	case c.f == nil:
+		if !c.r.IsInt() || !c.r.Num().IsInt64() {
+			undecided("a fractional exponent next to a Float")
+		}
+		k = c.r.Num().Int64()
+	default:
+		// Integer**Float evaluates: the base at the Float's precision, then
+		// mpf_pow_int when the exponent is a whole number.
+		if !c.f.IsInt() {
+			undecided("a fractional Float exponent")
+		}
+		cb, ok := b.number()
+		kk, _ := c.f.Int64()
+		if !ok || kk < 0 || kk > 64 {
+			undecided("a Float exponent of an expression")
+		}
+		p := precOf(cb, c)
+		return constPoly(coefPowInt(sCoef{f: cb.floatAt(p)}, kk))
 	}
-	return f, true
+	if k > 64 || k < -64 {
+		undecided("a large exponent next to a Float")
+	}
+	if len(b) == 1 {
+		for basis, coef := range b {
+			if k < 0 {
+				inv := polyInv(b)
+				for bb, cc := range inv {
+					basis, coef = bb, cc
+				}
+				k = -k
+			}
+			return polyPowTerm(basis, coef, k, w)
+		}
+	}
+	if k < 0 {
+		undecided("a negative power of a sum next to a Float")
+	}
+	out := constPoly(exactCoef(1, 1))
+	for ; k > 0; k-- {
+		out = polyMul(out, b, w)
+	}
+	return out
+}
+
+// polyPowTerm is (coef*basis)^k: sympy raises the coefficient once.
+func polyPowTerm(basis sBasis, coef sCoef, k int64, w *pmWork) sPoly {
+	if k == 0 {
+		return constPoly(exactCoef(1, 1))
+	}
+	out := sPoly{oneBasis: exactCoef(1, 1)}
+	for i := int64(0); i < k; i++ {
+		out = polyMul(out, sPoly{basis: exactCoef(1, 1)}, w)
+	}
+	return polyScale(out, coefPowInt(coef, k))
 }
 
 func polyScale(p sPoly, c sCoef) sPoly {
 	out := make(sPoly, len(p))
 	for b, x := range p {
-		out[b] = coefMul(x, c)
+		if y := coefMul(x, c); !y.isZero() {
+			out[b] = y
+		}
 	}
 	return out
 }
@@ -830,7 +1015,10 @@ func polyMul(a, b sPoly, w *pmWork) sPoly {
 		for kb, vb := range b {
 			w.step(2)
 			basis, factor := basisMul(ka, kb)
-			c := coefMul(coefMul(va, vb), sCoef{r: factor})
+			c := coefMul(va, vb)
+			if factor != 1 {
+				c = coefMul(c, exactCoef(factor, 1))
+			}
 			if u, ok := out[basis]; ok {
 				c = coefAdd(u, c)
 			}
@@ -846,15 +1034,15 @@ func polyMul(a, b sPoly, w *pmWork) sPoly {
 }
 
 // basisMul multiplies two bases; sqrt(a)*sqrt(b) = g*sqrt(ab/g^2).
-func basisMul(a, b sBasis) (sBasis, *big.Rat) {
-	factor := big.NewRat(1, 1)
+func basisMul(a, b sBasis) (sBasis, int64) {
+	factor := int64(1)
 	rad := a.rad * b.rad
 	if a.rad != 1 && b.rad != 1 {
 		if a.rad > 1<<30 || b.rad > 1<<30 {
 			undecided("a large square root next to a Float")
 		}
 		g := gcd64(a.rad, b.rad)
-		factor = big.NewRat(g, 1)
+		factor = g
 		rad = (a.rad / g) * (b.rad / g)
 	}
 	return sBasis{syms: symsMul(a.syms, b.syms, 1), pi: a.pi + b.pi, rad: rad}, factor
@@ -869,6 +1057,12 @@ func gcd64(a, b int64) int64 {
 
 // symsMul combines canonical symbol products, the second raised to sign.
 func symsMul(a, b string, sign int) string {
+	if b == "" && sign == 1 {
+		return a
+	}
+	if a == "" && sign == 1 {
+		return b
+	}
 	pow := map[string]int{}
 	var names []string
 	add := func(s string, k int) {
@@ -886,7 +1080,7 @@ func symsMul(a, b string, sign int) string {
 	}
 	add(a, 1)
 	add(b, sign)
-	sortStrings(names)
+	sort.Strings(names)
 	var sb strings.Builder
 	for _, name := range names {
 		if pow[name] == 0 {
@@ -897,22 +1091,12 @@ func symsMul(a, b string, sign int) string {
 		}
 		sb.WriteString(name)
 		sb.WriteByte('^')
-		sb.WriteString(itoa(pow[name]))
+		sb.WriteString(strconv.Itoa(pow[name]))
 	}
 	return sb.String()
 }
 
-func itoa(n int) string { return big.NewInt(int64(n)).String() }
-
-func sortStrings(s []string) {
-	for i := 1; i < len(s); i++ {
-		for j := i; j > 0 && s[j] < s[j-1]; j-- {
-			s[j], s[j-1] = s[j-1], s[j]
-		}
-	}
-}
-
-// polyInv is 1/p for a single term.
+// polyInv is 1/p for a single term (sympy's Pow(p, -1)).
 func polyInv(p sPoly) sPoly {
 	if len(p) != 1 {
 		if len(p) == 0 {
@@ -921,15 +1105,10 @@ func polyInv(p sPoly) sPoly {
 		undecided("a division by a sum next to a Float")
 	}
 	for b, c := range p {
-		var ic sCoef
-		if c.flt {
-			ic = sCoef{f: 1 / c.f, flt: true}
-		} else {
-			ic = sCoef{r: new(big.Rat).Inv(c.r)}
-		}
-		// 1/sqrt(r) = sqrt(r)/r
+		ic := coefInv(c)
 		if b.rad != 1 {
-			ic = coefMul(ic, sCoef{r: big.NewRat(1, b.rad)})
+			// 1/sqrt(r) = sqrt(r)/r
+			ic = coefMul(ic, exactCoef(1, b.rad))
 		}
 		return sPoly{{syms: symsMul("", b.syms, -1), pi: -b.pi, rad: b.rad}: ic}
 	}
@@ -937,20 +1116,20 @@ func polyInv(p sPoly) sPoly {
 }
 
 // polySqrt is sqrt of a constant single term: a rational gets its square
-// factors taken out, a Float its root.
+// factors taken out, a Float its root at its precision.
 func polySqrt(p sPoly) sPoly {
-	if len(p) == 0 {
-		return p
-	}
-	c, ok := p[sBasis{rad: 1}]
-	if len(p) != 1 || !ok {
+	c, ok := p.number()
+	if !ok {
 		undecided("the square root of an expression next to a Float")
 	}
-	if c.flt {
-		if c.f < 0 {
+	if c.isZero() {
+		return sPoly{}
+	}
+	if c.f != nil {
+		if c.f.Sign() < 0 {
 			undecided("the square root of a negative number")
 		}
-		return constPoly(sCoef{f: math.Sqrt(c.f), flt: true})
+		return constPoly(sCoef{f: newFloat(c.f.Prec()).Sqrt(c.f)})
 	}
 	if c.r.Sign() < 0 {
 		undecided("the square root of a negative number")
@@ -961,8 +1140,7 @@ func polySqrt(p sPoly) sPoly {
 		undecided("the square root of a large number next to a Float")
 	}
 	out, rad := squareFree(nd.Int64())
-	coef := new(big.Rat).SetFrac(big.NewInt(out), c.r.Denom())
-	return sPoly{{rad: rad}: {r: coef}}
+	return sPoly{{rad: rad}: {r: new(big.Rat).SetFrac(big.NewInt(out), c.r.Denom())}}
 }
 
 // squareFree writes n as out^2 * rad with rad square-free.
