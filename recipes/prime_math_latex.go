@@ -88,14 +88,10 @@ func (r *latexReader) nodes(inGroup bool, depth int) {
 	}
 }
 
-// latexCapsKnown are all-capital control words pylatexenc renders; any
-// other all-capital word is unknown to it and rendered as nothing.
-var latexCapsKnown = map[string]bool{"AA": true, "AE": true, "OE": true, "SS": true, "DH": true, "TH": true, "NG": true, "IJ": true}
-
 func (r *latexReader) macro(depth int) {
 	r.i++ // the backslash
 	if r.i >= len(r.s) {
-		undecided("a trailing backslash")
+		return // pylatexenc drops a trailing backslash
 	}
 	c := r.s[r.i]
 	if !isASCIILetter(c) {
@@ -155,8 +151,8 @@ func (r *latexReader) macro(depth int) {
 		r.b.WriteString("√(" + a + ")")
 	case name == "begin":
 		r.environment(depth)
-	case len(name) >= 2 && strings.ToUpper(name) == name && !latexCapsKnown[name]:
-		// Unknown to pylatexenc: nothing, and its arguments render as text.
+	case !latexKnownNames[name]:
+		// Unknown to pylatexenc: nothing, and what follows renders as text.
 	default:
 		undecided(`the LaTeX macro \` + name)
 	}

@@ -54,6 +54,20 @@ var pyKeywords = map[string]bool{
 	"for": true, "await": true, "yield": true, "None": true, "True": true, "False": true,
 }
 
+// nfkcMayChange reports letters whose NFKC form differs (fullwidth and
+// mathematical letters, ligatures, the long s, ...): Python normalizes
+// identifiers, so such a name might spell a defined one.
+func nfkcMayChange(r rune) bool {
+	switch {
+	case r == 0xaa || r == 0xb5 || r == 0xba || r == 0x17f:
+		return true
+	case r >= 0x2070 && r <= 0x218f, r >= 0x3000 && r <= 0x33ff, r >= 0xfb00 && r <= 0xfb4f,
+		r >= 0xfe00 && r <= 0xffef, r >= 0x1d400 && r <= 0x1d7ff, r >= 0x1c80 && r <= 0x1dbf:
+		return true
+	}
+	return false
+}
+
 type pyTok struct {
 	num  *pyNum
 	name string
@@ -71,8 +85,16 @@ func pyEval(s string, w *pmWork) (v pyNum, ok bool) {
 			return pyNum{}, false // unexpected character after line continuation
 		}
 	}
-	if strings.IndexByte(s, '\n') >= 0 {
-		undecided("eval of text over several lines")
+	if k := strings.IndexByte(s, '\n'); k >= 0 {
+		// A line break outside brackets between two pieces of text ends
+		// the expression early: a SyntaxError.
+		if strings.ContainsAny(s, "([{") {
+			undecided("eval of text over several lines")
+		}
+		if strings.TrimSpace(s[:k]) != "" && strings.TrimSpace(s[k:]) != "" {
+			return pyNum{}, false
+		}
+		undecided("eval of text with a line break")
 	}
 	toks, ok := pyTokens(s)
 	if !ok {
@@ -149,23 +171,36 @@ func pyTokens(s string) ([]pyTok, bool) {
 			}
 			out = append(out, pyTok{num: num})
 			i = e
-		case isASCIILetter(c) || c == '_':
+		case isASCIILetter(c) || c == '_' || c >= 0x80 && isPyAlpha(firstRune(s[i:])):
 			j := i
-			for j < len(s) && (isASCIILetter(s[j]) || s[j] == '_' || s[j] >= '0' && s[j] <= '9') {
-				j++
+			for j < len(s) {
+				if s[j] < 0x80 {
+					if !(isASCIILetter(s[j]) || s[j] == '_' || s[j] >= '0' && s[j] <= '9') {
+						break
+					}
+					j++
+					continue
+				}
+				r, n := decodeRune(s[j:])
+				if !isPyAlpha(r) {
+					break
+				}
+				if nfkcMayChange(r) {
+					undecided("eval of a name NFKC may rewrite")
+				}
+				j += n
 			}
-			if j < len(s) && s[j] >= 0x80 || pyKeywords[s[i:j]] {
-				undecided("eval of a keyword or non-ASCII name")
+			if pyKeywords[s[i:j]] {
+				undecided("eval of a keyword")
 			}
 			out = append(out, pyTok{name: s[i:j]})
 			i = j
 		case c >= 0x80:
-			r, n := decodeRune(s[i:])
-			if isPyAlpha(r) {
-				undecided("eval of a non-ASCII name")
-			}
-			_ = n
 			return nil, false // invalid character
+		case c == '$' || c == '?' || c == '`':
+			return nil, false // invalid character
+		case c == '.' && !(i+1 < len(s) && (isASCIILetter(s[i+1]) || s[i+1] == '_')):
+			return nil, false // a stray "."
 		default:
 			for _, op := range []string{"**", "//", "<<", ">>", "+", "-", "*", "/", "%", "(", ")", "^", "&", "|", "~"} {
 				if strings.HasPrefix(s[i:], op) {

@@ -174,8 +174,23 @@ func sympyTokens(s string, w *pmWork) ([]sTok, bool) {
 			}
 			out = append(out, sTok{kind: stOp, text: s[i : i+1]})
 			i++
-		case c == ',' || c == '{' || c == '}':
+		case c == ',' || c == '{' || c == '}' || c == '[' || c == ']':
+			if c == ']' && i+1 < len(s) && s[i+1] == '[' {
+				undecided("an indexed list")
+			}
 			container = true
+			i++
+		case c == '%':
+			out = append(out, sTok{kind: stOp, text: "%"})
+			i++
+		case c == '\\':
+			if i+1 < len(s) && s[i+1] == '\n' {
+				undecided("a line continuation")
+			}
+			syntax = true
+			i++
+		case c == '$' || c == '?' || c == '`' || c == ':':
+			syntax = true
 			i++
 		case c == '=':
 			if i+1 < len(s) && s[i+1] == '=' || i > 0 && strings.IndexByte("<>!", s[i-1]) >= 0 {
@@ -194,16 +209,40 @@ func sympyTokens(s string, w *pmWork) ([]sTok, bool) {
 		return nil, false
 	}
 	if container {
-		// A tuple or a set minus anything raises TypeError (veRL: False),
-		// unless the comma is sqrt's second argument.
-		for _, t := range out {
-			if t.kind == stName && t.text == "sqrt" {
-				undecided("sqrt next to a comma or brace")
-			}
+		// A tuple, list or set minus anything raises TypeError (veRL:
+		// False), unless a comma gives sqrt a second argument.
+		if sqrtHasComma(s) {
+			undecided("sqrt with two arguments")
 		}
 		return nil, false
 	}
 	return out, true
+}
+
+// sqrtHasComma reports whether a comma sits directly inside the
+// parentheses of a sqrt call.
+func sqrtHasComma(s string) bool {
+	for i := 0; ; {
+		k := strings.Index(s[i:], "sqrt(")
+		if k < 0 {
+			return false
+		}
+		j := i + k + len("sqrt(")
+		depth := 1
+		for ; j < len(s) && depth > 0; j++ {
+			switch s[j] {
+			case '(', '[', '{':
+				depth++
+			case ')', ']', '}':
+				depth--
+			case ',':
+				if depth == 1 {
+					return true
+				}
+			}
+		}
+		i += k + 1
+	}
 }
 
 // pyNumberLen is the length of the number literal tokenize reads at the
@@ -389,7 +428,7 @@ func (p *sParser) expr() *sNode {
 
 func (p *sParser) term() *sNode {
 	n := p.factor()
-	for op := p.peek(); op == "*" || op == "/"; op = p.peek() {
+	for op := p.peek(); op == "*" || op == "/" || op == "%"; op = p.peek() {
 		p.i++
 		n = &sNode{op: op[0], a: n, b: p.factor()}
 	}
@@ -486,21 +525,23 @@ func (v sVal) float() *big.Float {
 	return new(big.Float).SetPrec(sPrec).SetRat(v.r)
 }
 
-// samplePoints are the values given to the symbols, in order of first
-// appearance; three points make a false identity vanishingly unlikely.
-var samplePoints = [3][4][2]int64{
-	{{37, 11}, {-53, 17}, {71, 13}, {19, 23}},
-	{{-29, 7}, {43, 19}, {-61, 29}, {83, 31}},
-	{{97, 41}, {13, 37}, {59, 43}, {-101, 47}},
+// samplePoint is the value of symbol j at point k (symbols in order of
+// first appearance): distinct rationals of mixed sign, three points, so
+// that a false identity vanishing at all of them is not a worry.
+func samplePoint(k, j int) *big.Rat {
+	num := int64(37 + 29*j + 13*k)
+	if (j+k)%2 == 1 {
+		num = -num
+	}
+	return big.NewRat(num, int64(11+6*j+5*k))
 }
+
+const samplePoints = 3
 
 func exactZero(root *sNode, w *pmWork) bool {
 	syms := map[string]int{}
 	collectSymbols(root, syms)
-	if len(syms) > 4 {
-		undecided("more than four symbols")
-	}
-	for k := range samplePoints {
+	for k := 0; k < samplePoints; k++ {
 		v := evalExact(root, syms, k, w)
 		switch {
 		case v.undef:
@@ -549,6 +590,8 @@ var piFloat, _ = new(big.Float).SetPrec(sPrec).SetString("3.14159265358979323846
 func evalExact(n *sNode, syms map[string]int, k int, w *pmWork) sVal {
 	w.step(1)
 	switch n.op {
+	case '%':
+		undecided("sympy's Mod")
 	case 'n':
 		r, ok := new(big.Rat).SetString(n.text)
 		if !ok {
@@ -556,8 +599,7 @@ func evalExact(n *sNode, syms map[string]int, k int, w *pmWork) sVal {
 		}
 		return sVal{r: r}
 	case 's':
-		p := samplePoints[k][syms[n.text]]
-		return sVal{r: big.NewRat(p[0], p[1])}
+		return sVal{r: samplePoint(k, syms[n.text])}
 	case 'p':
 		return sVal{f: piFloat}
 	case 'u':
@@ -857,6 +899,8 @@ func floatLiteral(lit string) sCoef {
 func polyOf(n *sNode, w *pmWork) sPoly {
 	w.step(1)
 	switch n.op {
+	case '%':
+		undecided("sympy's Mod")
 	case 'n':
 		if n.flt {
 			return constPoly(floatLiteral(n.text))
