@@ -80,6 +80,9 @@ func pyEval(s string, w *pmWork) (v pyNum, ok bool) {
 	if strings.ContainsAny(s, "'\"#\r") {
 		undecided("eval of text with quotes or comments")
 	}
+	if strings.Contains(s, "}{") {
+		return pyNum{}, false // a display followed by "{": a SyntaxError
+	}
 	for i := 0; i < len(s); i++ {
 		if s[i] == '\\' && (i+1 >= len(s) || s[i+1] != '\n') {
 			return pyNum{}, false // unexpected character after line continuation
