@@ -154,19 +154,45 @@ func primeMatchAnswer(s string, w *pmWork) (string, bool) {
 	return s, found
 }
 
-// pyLowerRFind is s.lower().rfind(marker) in code points. Python indexes
-// the lowered text and slices the original with it: only U+0130 changes
-// length when lowered, so an answer after one is cut one place late.
+// pyLowerRFind is s.lower().rfind(marker) in code points, for an ASCII
+// marker in lower case. Python indexes the lowered text and slices the
+// original with it; only U+0130 changes length when lowered (to "i" and
+// U+0307), so an answer after one is cut one place late. A match in the
+// lowered text is a case-insensitive ASCII match in s: no other character
+// lowers to an ASCII letter of the markers (U+212A lowers to "k", which
+// none has), and the "i" of U+0130 is followed by U+0307, which none
+// has either. So no lowered copy is made.
 func pyLowerRFind(s, marker string) int {
-	low := pycompat.Lower(s)
-	k := strings.LastIndex(low, marker)
+	k := lastIndexFoldASCII(s, marker)
 	if k < 0 {
 		return -1
 	}
-	if pycompat.IsASCII(low[:k]) {
+	if pycompat.IsASCII(s[:k]) {
 		return k
 	}
-	return cpCount(low[:k])
+	return cpCount(s[:k]) + strings.Count(s[:k], "\u0130")
+}
+
+// lastIndexFoldASCII is the byte index of the last match of the lower-case
+// ASCII marker in s, letters compared without case.
+func lastIndexFoldASCII(s, marker string) int {
+	n := len(marker)
+	for i := len(s) - n; i >= 0; i-- {
+		j := 0
+		for ; j < n; j++ {
+			c := s[i+j]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if c != marker[j] {
+				break
+			}
+		}
+		if j == n {
+			return i
+		}
+	}
+	return -1
 }
 
 // cpCount counts code points, an invalid byte as one (as pycompat.Lower keeps them).
@@ -285,8 +311,7 @@ func mathEqual(pred, ref pyValue, pi string, w *pmWork) bool {
 		ps = strings.Trim(ps, "[]()")
 		rs = strings.Trim(rs, "[]()")
 	}
-	braces := strings.NewReplacer("{", "", "}", "", "(", "", ")", "")
-	if braces.Replace(ps) == braces.Replace(rs) {
+	if meBrackets.Replace(ps) == meBrackets.Replace(rs) {
 		return true
 	}
 
@@ -336,6 +361,9 @@ func mathEqual(pred, ref pyValue, pi string, w *pmWork) bool {
 	// symbolic_equal: always False in veRL 0.9.1 (see the file comment).
 	return false
 }
+
+// meBrackets drops the braces and parentheses math_equal ignores.
+var meBrackets = strings.NewReplacer("{", "", "}", "", "(", "", ")", "")
 
 func lastRuneLen(s string) int { _, n := utf8.DecodeLastRuneInString(s); return n }
 
