@@ -123,76 +123,91 @@ func primeMathEqual(answer, groundTruth string, w *pmWork) (ok bool) {
 
 func primeMatchAnswer(s string, w *pmWork) (string, bool) {
 	w.step(len(s))
+	t := newFolded(s)
 	found := false
 	for _, m := range []string{"answer:", "answer is", "answers are"} {
-		if k := pyLowerRFind(s, m); k >= 0 {
+		if k := t.rfind(m); k >= 0 {
 			found = true
-			s = pycompat.Strip(cpSliceFrom(s, k+utf8.RuneCountInString(m)))
+			t = t.from(k + len(m)).strip()
 		}
 	}
 	for _, m := range []string{"is answer", "is the answer", "are answers", "are the answers"} {
-		if k := pyLowerRFind(s, m); k >= 0 {
+		if k := t.rfind(m); k >= 0 {
 			found = true
-			s = pycompat.Strip(cpSliceTo(s, k))
+			t = t.to(k).strip()
 		}
 	}
-	if box, ok := primeLastBoxed(s); ok && box != "" {
+	if box, ok := primeLastBoxed(t.s); ok && box != "" {
 		found = true
-		s = box
+		t = newFolded(box)
 	}
-	if strings.Contains(s, ". ") {
-		if k := pyLowerRFind(s, ". "); k >= 0 {
-			s = pycompat.Strip(cpSliceTo(s, k))
+	if strings.Contains(t.s, ". ") {
+		if k := t.rfind(". "); k >= 0 {
+			t = t.to(k).strip()
 		}
 	}
 	for _, m := range []string{"be ", "is ", "are ", "=", ": ", "get ", "be\n", "is\n", "are\n", ":\n", "get\n"} {
-		if k := pyLowerRFind(s, m); k >= 0 {
+		if k := t.rfind(m); k >= 0 {
 			found = true
-			s = pycompat.Strip(cpSliceFrom(s, k+len(m)))
+			t = t.from(k + len(m)).strip()
 		}
 	}
-	return s, found
+	return t.s, found
 }
 
-// pyLowerRFind is s.lower().rfind(marker) in code points, for an ASCII
-// marker in lower case. Python indexes the lowered text and slices the
-// original with it; only U+0130 changes length when lowered (to "i" and
-// U+0307), so an answer after one is cut one place late. A match in the
-// lowered text is a case-insensitive ASCII match in s: no other character
+// folded is a text and its copy with ASCII letters in lower case, byte
+// for byte, so that match_answer's response.lower().rfind(marker) is a
+// search in the copy and every cut is made in both.
+//
+// Python indexes the lowered text and slices the original with that
+// index. Lowering changes the length of only U+0130 (to "i" and U+0307),
+// so an answer after one is cut one code point late; no other character
 // lowers to an ASCII letter of the markers (U+212A lowers to "k", which
 // none has), and the "i" of U+0130 is followed by U+0307, which none
-// has either. So no lowered copy is made.
-func pyLowerRFind(s, marker string) int {
-	k := lastIndexFoldASCII(s, marker)
-	if k < 0 {
-		return -1
+// has, so the ASCII-folded copy finds exactly Python's matches.
+type folded struct{ s, low string }
+
+func newFolded(s string) folded {
+	for i := 0; i < len(s); i++ {
+		if 'A' <= s[i] && s[i] <= 'Z' {
+			b := []byte(s)
+			for j := i; j < len(b); j++ {
+				if 'A' <= b[j] && b[j] <= 'Z' {
+					b[j] += 'a' - 'A'
+				}
+			}
+			return folded{s, string(b)}
+		}
 	}
-	if pycompat.IsASCII(s[:k]) {
-		return k
-	}
-	return cpCount(s[:k]) + strings.Count(s[:k], "\u0130")
+	return folded{s, s}
 }
 
-// lastIndexFoldASCII is the byte index of the last match of the lower-case
-// ASCII marker in s, letters compared without case.
-func lastIndexFoldASCII(s, marker string) int {
-	n := len(marker)
-	for i := len(s) - n; i >= 0; i-- {
-		j := 0
-		for ; j < n; j++ {
-			c := s[i+j]
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			if c != marker[j] {
-				break
-			}
-		}
-		if j == n {
-			return i
-		}
+// rfind is the code-point index Python's rfind gives in the lowered text.
+func (t folded) rfind(marker string) int {
+	k := strings.LastIndex(t.low, marker)
+	if k < 0 || pycompat.IsASCII(t.s[:k]) {
+		return k
 	}
-	return -1
+	return cpCount(t.s[:k]) + strings.Count(t.s[:k], "\u0130")
+}
+
+func (t folded) from(cp int) folded {
+	k := cpOffset(t.s, cp)
+	return folded{t.s[k:], t.low[k:]}
+}
+
+func (t folded) to(cp int) folded {
+	k := cpOffset(t.s, cp)
+	return folded{t.s[:k], t.low[:k]}
+}
+
+func (t folded) strip() folded {
+	a := len(t.s) - len(strings.TrimLeftFunc(t.s, pycompat.IsSpace))
+	b := len(strings.TrimRightFunc(t.s, pycompat.IsSpace))
+	if a >= b {
+		return folded{}
+	}
+	return folded{t.s[a:b], t.low[a:b]}
 }
 
 // cpCount counts code points, an invalid byte as one (as pycompat.Lower keeps them).
