@@ -75,7 +75,8 @@ func verdictMismatch(got Result, expected json.RawMessage) string {
 }
 
 // TestVerlCorpus checks every row of the corpus named by RECIPES_CORPUS
-// against veRL's verdict (python scripts/verl_recipe_corpus.py --out FILE).
+// against veRL's verdict (python scripts/verl_recipe_corpus.py --out FILE, or
+// scripts/verl_recipe_corpus_b.py for prime_math and geo3k).
 func TestVerlCorpus(t *testing.T) {
 	path := os.Getenv("RECIPES_CORPUS")
 	if path == "" {
@@ -133,6 +134,8 @@ var benchRows = []corpusRow{
 	{DataSource: "HuggingFaceH4/MATH-500", Solution: `We simplify: $\frac{2}{4} = \boxed{\dfrac{1}{2}}$.`, GroundTruth: `\frac{1}{2}`},
 	{DataSource: "math_dapo", Solution: "Adding the parts gives 34.\nAnswer: 34", GroundTruth: "34"},
 	{DataSource: "searchR1_nq", Solution: "<think>the capital</think>\n<answer> Paris </answer>", GroundTruth: `{"target": ["Paris"]}`},
+	{DataSource: "numina_olympiads", Solution: "Step 1: the sides.\nStep 2: the ratio is $\\boxed{\\dfrac{3}{4}}$.", GroundTruth: `\frac{3}{4}`},
+	{DataSource: "hiyouga/geometry3k", Solution: "<think>Use the 30-60-90 triangle.</think> The side is \\boxed{6\\sqrt{3}}.", GroundTruth: `6\sqrt{3}`},
 }
 
 // BenchmarkVerlFamilies times one call of each family's rule, cycling over
@@ -147,7 +150,7 @@ func BenchmarkVerlFamilies(b *testing.B) {
 		f, _ := VerlFamily(r.DataSource)
 		byFamily[f] = append(byFamily[f], r)
 	}
-	for _, fam := range []string{"gsm8k", "math_reward", "math_dapo", "search_r1"} {
+	for _, fam := range []string{"gsm8k", "math_reward", "math_dapo", "search_r1", "prime_math", "geo3k"} {
 		rs := byFamily[fam]
 		rule, ok := Lookup(fam)
 		if len(rs) == 0 || !ok {
