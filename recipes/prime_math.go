@@ -165,9 +165,13 @@ func primeMatchAnswer(s string, w *pmWork) (string, bool) {
 // lowers to an ASCII letter of the markers (U+212A lowers to "k", which
 // none has), and the "i" of U+0130 is followed by U+0307, which none
 // has, so the ASCII-folded copy finds exactly Python's matches.
-type folded struct{ s, low string }
+type folded struct {
+	s, low string
+	ascii  bool // s is ASCII: code-point indices are byte offsets
+}
 
 func newFolded(s string) folded {
+	ascii := pycompat.IsASCII(s)
 	for i := 0; i < len(s); i++ {
 		if 'A' <= s[i] && s[i] <= 'Z' {
 			b := []byte(s)
@@ -176,29 +180,35 @@ func newFolded(s string) folded {
 					b[j] += 'a' - 'A'
 				}
 			}
-			return folded{s, string(b)}
+			return folded{s, string(b), ascii}
 		}
 	}
-	return folded{s, s}
+	return folded{s, s, ascii}
 }
 
 // rfind is the code-point index Python's rfind gives in the lowered text.
 func (t folded) rfind(marker string) int {
-	k := strings.LastIndex(t.low, marker)
-	if k < 0 || pycompat.IsASCII(t.s[:k]) {
+	k := lastIndex(t.low, marker)
+	if k < 0 || t.ascii || pycompat.IsASCII(t.s[:k]) {
 		return k
 	}
 	return cpCount(t.s[:k]) + strings.Count(t.s[:k], "\u0130")
 }
 
 func (t folded) from(cp int) folded {
-	k := cpOffset(t.s, cp)
-	return folded{t.s[k:], t.low[k:]}
+	k := max(0, min(cp, len(t.s)))
+	if !t.ascii {
+		k = cpOffset(t.s, cp)
+	}
+	return folded{t.s[k:], t.low[k:], t.ascii}
 }
 
 func (t folded) to(cp int) folded {
-	k := cpOffset(t.s, cp)
-	return folded{t.s[:k], t.low[:k]}
+	k := max(0, min(cp, len(t.s)))
+	if !t.ascii {
+		k = cpOffset(t.s, cp)
+	}
+	return folded{t.s[:k], t.low[:k], t.ascii}
 }
 
 func (t folded) strip() folded {
@@ -207,7 +217,7 @@ func (t folded) strip() folded {
 	if a >= b {
 		return folded{}
 	}
-	return folded{t.s[a:b], t.low[a:b]}
+	return folded{t.s[a:b], t.low[a:b], t.ascii}
 }
 
 // cpCount counts code points, an invalid byte as one (as pycompat.Lower keeps them).
