@@ -162,20 +162,16 @@ func ScoreVerl(dataSource, solution, groundTruth string) (res Result) {
 	return rule(solution, groundTruth)
 }
 
-// lastIndex is strings.LastIndex for the short needles the rules look for.
-// It walks forward with strings.Index, which is vectorized, where
-// strings.LastIndex hashes every byte backwards: responses are long and
-// hold few occurrences, so this is several times faster.
+// lastIndex is strings.LastIndex, faster on long responses: a vectorized
+// forward search settles the common case of a needle that is not there,
+// and one that is found is then looked for from the end, where
+// strings.LastIndex stops at the first match it meets (the last one).
 func lastIndex(s, sub string) int {
-	last := -1
-	for from := 0; ; {
-		k := strings.Index(s[from:], sub)
-		if k < 0 {
-			return last
-		}
-		last = from + k
-		from = last + 1
+	first := strings.Index(s, sub)
+	if first < 0 {
+		return -1
 	}
+	return first + strings.LastIndex(s[first:], sub)
 }
 
 // byteSet is a set of byte values.
