@@ -11,6 +11,7 @@ func ParseReference(text string, cfg ExtractConfig) ([]Value, error) {
 		return Parse(text, cfg)
 	}
 	w := newWork(cfg.Budget)
+	defer w.release()
 	s := normalizeLatex(text, DefaultNormConfig)
 	v, err := parseLatexAnswerSafe(s, w)
 	if err != nil {
@@ -48,6 +49,7 @@ func parseLatexAnswerSafe(s string, w *work) (v Value, err error) {
 func ParseAnswer(answer string, cfg ExtractConfig) (out []Value, err error) {
 	defer catch(&err)
 	w := newWork(cfg.Budget)
+	defer w.release()
 	if len(answer) > w.b.MaxInputBytes {
 		return nil, &budgetError{"an answer longer than the input limit"}
 	}

@@ -2,6 +2,7 @@ package verify
 
 import (
 	"fmt"
+	"runtime"
 	"time"
 )
 
@@ -22,9 +23,11 @@ type Budget struct {
 	// MaxBits is the largest exact number (numerator or denominator bits);
 	// a power that would exceed it is not computed.
 	MaxBits int
-	// MaxTime bounds the wall-clock time of one Parse or one comparison:
-	// past it the work stops with a budget error (no answer, not equal),
-	// never a match. It backs the step limits on a slow or loaded machine.
+	// MaxTime bounds the CPU time of one Parse or one comparison (the
+	// thread's CPU clock on Linux, where the work is locked to its thread;
+	// wall-clock time elsewhere): past it the work stops with a budget
+	// error (no answer, not equal), never a match. CPU time, not elapsed
+	// time, so that a loaded machine does not change a verdict.
 	MaxTime time.Duration
 }
 
@@ -75,17 +78,37 @@ func (e *budgetError) Error() string { return "over budget: " + e.what }
 type work struct {
 	b        Budget
 	steps    int
-	deadline time.Time
-	check    int // steps left before the clock is read again
+	cpu      bool          // the limit is on the thread's CPU clock (else wall-clock time)
+	start    time.Duration // the thread's CPU time at the start
+	deadline time.Time     // the wall-clock deadline when cpu is false
+	check    int           // steps left before the clock is read again
 }
 
 // clockEvery is how many steps pass between two readings of the clock.
 const clockEvery = 256
 
+// newWork starts an operation under b. The goroutine is locked to its
+// thread, so that the thread's CPU clock measures this work alone; the
+// caller defers release.
 func newWork(b Budget) *work {
 	w := &work{b: b.withDefaults(), check: clockEvery}
-	w.deadline = time.Now().Add(w.b.MaxTime * timeScale)
+	runtime.LockOSThread()
+	if w.start, w.cpu = threadCPUTime(); !w.cpu {
+		w.deadline = time.Now().Add(w.b.MaxTime * timeScale)
+	}
 	return w
+}
+
+// release ends the operation newWork started.
+func (w *work) release() { runtime.UnlockOSThread() }
+
+// overTime reports whether the operation has used up its time.
+func (w *work) overTime() bool {
+	if w.cpu {
+		now, ok := threadCPUTime()
+		return ok && now-w.start > w.b.MaxTime*timeScale
+	}
+	return time.Now().After(w.deadline)
 }
 
 // step spends n steps.
@@ -96,8 +119,8 @@ func (w *work) step(n int) {
 	}
 	if w.check -= n; w.check <= 0 {
 		w.check = clockEvery
-		if time.Now().After(w.deadline) {
-			panic(&budgetError{fmt.Sprintf("more than %v", w.b.MaxTime)})
+		if w.overTime() {
+			panic(&budgetError{fmt.Sprintf("more than %v of CPU time", w.b.MaxTime)})
 		}
 	}
 }

@@ -24,6 +24,7 @@ func Encode(v Value) (string, error) {
 func Decode(s string, b Budget) (v Value, err error) {
 	defer catch(&err)
 	w := newWork(b)
+	defer w.release()
 	if len(s) > w.b.MaxInputBytes {
 		return Value{}, &budgetError{fmt.Sprintf("an encoded value of %d bytes", len(s))}
 	}

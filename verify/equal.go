@@ -78,6 +78,7 @@ func Equal(gold, pred []Value, opt Options) (bool, Reason) {
 func EqualValues(gold, pred Value, opt Options) (eq bool, err error) {
 	defer catch(&err)
 	c := &comparer{opt: opt, w: newWork(opt.Budget)}
+	defer c.w.release()
 	if opt.NonStrict {
 		pred = renameLike(gold, pred)
 	}

@@ -79,6 +79,7 @@ type candidate struct {
 func Parse(text string, cfg ExtractConfig) (out []Value, err error) {
 	defer catch(&err)
 	w := newWork(cfg.Budget)
+	defer w.release()
 	if len(text) > w.b.MaxInputBytes {
 		text = text[len(text)-w.b.MaxInputBytes:]
 	}
