@@ -31,7 +31,7 @@ The modules, in the order a dataset goes through them:
   Go environment;
 - ``environment``: :class:`HuggingFaceEnvironment` and :class:`HuggingFaceHidden`.
 
-Every public name is importable from this package, as before the split.
+Every public name is importable from this package itself.
 """
 
 from llenvs_go.adapters.huggingface.adapter import HuggingFaceAdapter
