@@ -12,6 +12,7 @@ import pytest
 
 from llenvs_go import _native
 from llenvs_go.adapters import huggingface as hf
+from llenvs_go.adapters.huggingface import hub as hf_hub
 from llenvs_go.core.registry import environment_registry
 from llenvs_go.core.state import Action
 from llenvs_go.integrations import DatasetProvider, Scorer
@@ -588,7 +589,7 @@ def test_an_unknown_name_offline_fails_fast_without_trying_the_hub(monkeypatch, 
     import time
 
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    monkeypatch.setattr(hf, "hub_unreachable", lambda: pytest.fail("the hub was probed in offline mode"))
+    monkeypatch.setattr(hf_hub, "hub_unreachable", lambda: pytest.fail("the hub was probed in offline mode"))
     start = time.monotonic()
     with pytest.raises(hf.DatasetUnavailableError,
                        match=r"'0' is not a local file \(\.jsonl, \.json, \.parquet, \.csv\) or directory, "
@@ -645,4 +646,4 @@ def test_the_hub_probe_goes_through_a_proxy(monkeypatch):
     monkeypatch.setenv("https_proxy", "http://proxy.example:3128")
     monkeypatch.delenv("no_proxy", raising=False)
     monkeypatch.delenv("NO_PROXY", raising=False)
-    assert hf._hub_address()[:2] == ("proxy.example", 3128)
+    assert hf_hub._hub_address()[:2] == ("proxy.example", 3128)

@@ -14,7 +14,7 @@ import json
 import pytest
 
 from llenvs_go import _native
-from llenvs_go.adapters import huggingface as hf
+from llenvs_go.adapters.huggingface import hub as hf_hub
 from llenvs_go.core.registry import environment_registry
 from llenvs_go.integrations import _references, openrlhf, verl
 from llenvs_go.integrations._references import RefusedReferenceError
@@ -32,7 +32,7 @@ def no_loading(monkeypatch):
         calls.append((args, kwargs))
         raise AssertionError(f"a dataset loader was called: {args} {kwargs}")
 
-    monkeypatch.setattr(hf, "_load_hub", refuse)
+    monkeypatch.setattr(hf_hub, "load_hub_dataset", refuse)
     import datasets
     monkeypatch.setattr(datasets, "load_dataset", refuse)
     return calls
