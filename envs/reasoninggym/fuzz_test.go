@@ -186,9 +186,9 @@ func FuzzArithEval(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		v, err := arithEvalFloorDiv(s)
+		v, err := evalFloorDiv(s)
 		if err == nil && v == nil {
-			t.Fatalf("arithEvalFloorDiv(%q): no value and no error", s)
+			t.Fatalf("evalFloorDiv(%q): no value and no error", s)
 		}
 	})
 }
