@@ -125,17 +125,17 @@ var errBasicArithmeticEmptyChoice = errors.New("IndexError: Cannot choose from a
 // made exact by construction, and evaluates it with Python's semantics.
 func (t *basicArithmetic) complexTask(r *pycompat.Random, numTerms, numDigits int) (string, *big.Int, error) {
 	c := t.c
-	hi := arithPow10(numDigits)
-	hi.Sub(hi, arithBigOne) // 10**num_digits - 1
+	hi := pow10(numDigits)
+	hi.Sub(hi, bigOne) // 10**num_digits - 1
 	lo := new(big.Int).Neg(hi)
 
 	// divisorFor draws the divisor placed right after "/" for dividend.
 	divisorFor := func(dividend *big.Int) string {
 		if dividend.Sign() != 0 {
-			divs := arithDivisors(new(big.Int).Abs(dividend))
+			divs := commonDivisors(new(big.Int).Abs(dividend))
 			return divs[r.ChoiceIndex(len(divs))].String()
 		}
-		return r.RandIntBig(arithBigOne, hi).String()
+		return r.RandIntBig(bigOne, hi).String()
 	}
 
 	var addTerms func(remaining int) ([]string, error)
@@ -185,7 +185,7 @@ func (t *basicArithmetic) complexTask(r *pycompat.Random, numTerms, numDigits in
 		if src == ")" {
 			src = strings.Join(left, "")
 		}
-		dividend, err := arithEvalFloorDiv(src)
+		dividend, err := evalFloorDiv(src)
 		if err != nil {
 			return nil, err
 		}
@@ -198,7 +198,7 @@ func (t *basicArithmetic) complexTask(r *pycompat.Random, numTerms, numDigits in
 			return nil, err
 		}
 		if right[len(right)-1] == ")" {
-			rv, err := arithEvalFloorDiv(strings.Join(right, ""))
+			rv, err := evalFloorDiv(strings.Join(right, ""))
 			if err != nil {
 				return nil, err
 			}
@@ -207,7 +207,7 @@ func (t *basicArithmetic) complexTask(r *pycompat.Random, numTerms, numDigits in
 				correction = big.NewInt(1)
 			} else {
 				g := new(big.Int).GCD(nil, nil, new(big.Int).Abs(dividend), new(big.Int).Abs(rv))
-				divs := arithDivisors(g)
+				divs := commonDivisors(g)
 				correction = new(big.Int).Sub(divs[r.ChoiceIndex(len(divs))], rv)
 			}
 			right = append(right[:len(right)-1], "+", correction.String(), ")")
@@ -238,7 +238,7 @@ func (t *basicArithmetic) complexTask(r *pycompat.Random, numTerms, numDigits in
 		expr = strings.Trim(b.String(), " ")
 	}
 	expr = strings.ReplaceAll(expr, "/ 0", "/ 1")
-	result, err := arithEvalFloorDiv(expr)
+	result, err := evalFloorDiv(expr)
 	if err != nil {
 		return "", nil, err
 	}
@@ -250,7 +250,7 @@ func (t *basicArithmetic) complexTask(r *pycompat.Random, numTerms, numDigits in
 // constant while the text keeps the original "/ c" (as upstream does).
 func (t *basicArithmetic) simpleTask(r *pycompat.Random, numTerms, numDigits int) (string, *big.Int, error) {
 	c := t.c
-	d := arithPow10(numDigits)
+	d := pow10(numDigits)
 	consts := make([]*big.Int, numTerms)
 	for i := range consts {
 		consts[i] = r.RandIntBig(new(big.Int), d)
@@ -259,7 +259,7 @@ func (t *basicArithmetic) simpleTask(r *pycompat.Random, numTerms, numDigits int
 	for i := range ops {
 		ops[i] = c.Operators[r.ChoiceIndex(len(c.Operators))]
 	}
-	dm1 := new(big.Int).Sub(d, arithBigOne)
+	dm1 := new(big.Int).Sub(d, bigOne)
 
 	var b strings.Builder
 	result := new(big.Int).Set(consts[0])
@@ -280,9 +280,9 @@ func (t *basicArithmetic) simpleTask(r *pycompat.Random, numTerms, numDigits int
 		case "/":
 			divs := basicArithmeticSmallDivisors(result, d)
 			if len(divs) > 0 {
-				arithFloorDiv(result, result, big.NewInt(divs[r.ChoiceIndex(len(divs))]))
+				floorDiv(result, result, big.NewInt(divs[r.ChoiceIndex(len(divs))]))
 			} else {
-				result.Mul(result, r.RandIntBig(arithBigOne, dm1))
+				result.Mul(result, r.RandIntBig(bigOne, dm1))
 			}
 		}
 	}

@@ -15,8 +15,10 @@ func TestBasicArithmeticConfig(t *testing.T) {
 			`{"seed": 1}`, `{"size": 10}`, `{"max_term": 3}`, `{"allow_negation": 1}`})
 }
 
-// Expected values printed by reasoning-gym 0.1.25's score_answer.
-var arithDefaultScoreCases = []oracleScoreCase{
+// Expected values printed by reasoning-gym 0.1.25's default score_answer
+// (ProceduralDataset's), which basic_arithmetic, gcd, lcm and
+// simple_equations keep.
+var defaultScoreAnswerCases = []oracleScoreCase{
 	{"100", "100", true, 1.0},
 	{"100", " 100", true, 0.75},
 	{"100", "1000", true, 0.75},
@@ -33,7 +35,7 @@ var arithDefaultScoreCases = []oracleScoreCase{
 }
 
 func TestBasicArithmeticScore(t *testing.T) {
-	checkOracleScores(t, "basic_arithmetic", arithDefaultScoreCases)
+	checkOracleScores(t, "basic_arithmetic", defaultScoreAnswerCases)
 }
 
 func TestBasicArithmeticGolden(t *testing.T) {

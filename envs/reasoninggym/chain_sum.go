@@ -80,7 +80,7 @@ func (t *chainSum) generate(r *pycompat.Random, idx int64, meta bool) (Entry, er
 // equal Decimal scores 1, else partial credit when the answer contains the
 // oracle.
 func (t *chainSum) Score(answer string, ok bool, e *Entry) float64 {
-	return arithDecimalReward(answer, ok, e.Answer)
+	return computeDecimalReward(answer, ok, e.Answer)
 }
 
 // chainSumSmall draws the terms and signs of a chain of numTerms values of
@@ -122,11 +122,11 @@ func chainSumSmall(r *pycompat.Random, numTerms, numDigits int, allowNegation bo
 // chainSumBig is the chain with values of any size.
 func chainSumBig(r *pycompat.Random, numTerms, numDigits int, allowNegation bool) (string, string) {
 	// Values have num_digits digits, except that one digit also allows 0.
-	hi := arithPow10(numDigits)
-	hi.Sub(hi, arithBigOne)
+	hi := pow10(numDigits)
+	hi.Sub(hi, bigOne)
 	lo := new(big.Int)
 	if numDigits > 1 {
-		lo = arithPow10(numDigits - 1)
+		lo = pow10(numDigits - 1)
 	}
 	if allowNegation {
 		lo = new(big.Int).Neg(hi)

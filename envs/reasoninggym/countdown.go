@@ -103,7 +103,7 @@ func (t *countdown) generate(r *pycompat.Random, idx int64, meta bool) (Entry, e
 	n := r.RandIntn(c.MinNumbers, c.MaxNumbers)
 	var (
 		nums   []int64
-		expr   *cdExpr
+		expr   *sympyExpr
 		target int64
 		found  bool
 	)
@@ -156,12 +156,12 @@ func (t *countdown) generate(r *pycompat.Random, idx int64, meta bool) (Entry, e
 // candidate draws one candidate expression exactly as reasoning-gym's
 // _generate_candidate_expression does and reports whether its value is
 // within the target range.
-func (t *countdown) candidate(r *pycompat.Random, n int) ([]int64, *cdExpr, int64, bool) {
+func (t *countdown) candidate(r *pycompat.Random, n int) ([]int64, *sympyExpr, int64, bool) {
 	nums := make([]int64, n)
 	for i := range nums {
 		nums[i] = r.RandInt(t.c.MinValue, t.c.MaxValue)
 	}
-	e := cdSym(0)
+	e := sympySymbol(0)
 	v := big.NewInt(nums[0])
 	x := new(big.Int)
 	m := new(big.Int)
@@ -214,44 +214,46 @@ func (t *countdown) candidate(r *pycompat.Random, n int) ([]int64, *cdExpr, int6
 	return nums, e, target, target >= t.c.MinTarget && target <= t.c.MaxTarget
 }
 
-// cdExpr is the shape sympy gives the left-fold expression over the symbols
+// sympyExpr is the shape sympy gives the left-fold expression over the symbols
 // x_0..x_{n-1}: a symbol, an Add of (possibly negated) symbols and at most
 // one Mul, or a Mul of symbols, inverse symbols and at most one Add.
-type cdExpr struct {
+type sympyExpr struct {
 	kind  byte // 's' symbol, 'a' Add, 'm' Mul
 	sym   int
-	terms []cdTerm // Add
-	num   []int    // Mul: symbols with exponent 1
-	den   []int    // Mul: symbols with exponent -1
-	inner *cdExpr  // Mul: the Add factor, if any
+	terms []sympyTerm // Add
+	num   []int       // Mul: symbols with exponent 1
+	den   []int       // Mul: symbols with exponent -1
+	inner *sympyExpr  // Mul: the Add factor, if any
 }
 
-type cdTerm struct {
+// sympyTerm is one term of an Add, negated for a subtraction.
+type sympyTerm struct {
 	neg bool
-	e   *cdExpr
+	e   *sympyExpr
 }
 
-func cdSym(i int) *cdExpr { return &cdExpr{kind: 's', sym: i} }
+// sympySymbol is the symbol x_i.
+func sympySymbol(i int) *sympyExpr { return &sympyExpr{kind: 's', sym: i} }
 
 // add returns e + x_i (or e - x_i); sympy flattens nested Adds.
-func (e *cdExpr) add(i int, neg bool) *cdExpr {
+func (e *sympyExpr) add(i int, neg bool) *sympyExpr {
 	if e.kind == 'a' {
-		e.terms = append(e.terms, cdTerm{neg, cdSym(i)})
+		e.terms = append(e.terms, sympyTerm{neg, sympySymbol(i)})
 		return e
 	}
-	return &cdExpr{kind: 'a', terms: []cdTerm{{false, e}, {neg, cdSym(i)}}}
+	return &sympyExpr{kind: 'a', terms: []sympyTerm{{false, e}, {neg, sympySymbol(i)}}}
 }
 
 // mul returns e * x_i (or e / x_i); sympy flattens nested Muls.
-func (e *cdExpr) mul(i int, inv bool) *cdExpr {
-	var m *cdExpr
+func (e *sympyExpr) mul(i int, inv bool) *sympyExpr {
+	var m *sympyExpr
 	switch e.kind {
 	case 'm':
 		m = e
 	case 's':
-		m = &cdExpr{kind: 'm', num: []int{e.sym}}
+		m = &sympyExpr{kind: 'm', num: []int{e.sym}}
 	default:
-		m = &cdExpr{kind: 'm', inner: e}
+		m = &sympyExpr{kind: 'm', inner: e}
 	}
 	if inv {
 		m.den = append(m.den, i)
@@ -261,14 +263,14 @@ func (e *cdExpr) mul(i int, inv bool) *cdExpr {
 	return m
 }
 
-// cdName is the sympy symbol name of x_i, which orders the printed terms.
-func cdName(i int) string { return "x_" + strconv.Itoa(i) }
+// symbolName is the sympy symbol name of x_i, which orders the printed terms.
+func symbolName(i int) string { return "x_" + strconv.Itoa(i) }
 
-func cdLessName(a, b int) bool { return cdName(a) < cdName(b) }
+func symbolNameLess(a, b int) bool { return symbolName(a) < symbolName(b) }
 
 // String prints e as sympy's str() does, with each symbol x_i replaced by
 // nums[i].
-func (e *cdExpr) String(nums []int64) string {
+func (e *sympyExpr) String(nums []int64) string {
 	var b strings.Builder
 	e.write(&b, nums)
 	return b.String()
@@ -277,33 +279,33 @@ func (e *cdExpr) String(nums []int64) string {
 // lead returns the first generator of e in sympy's order (the symbol with
 // the smallest name; an Add factor sorts after every symbol) and its
 // exponent: the term that has it decides the lexicographic comparison.
-func (e *cdExpr) lead() (int, int) {
+func (e *sympyExpr) lead() (int, int) {
 	if e.kind == 's' {
 		return e.sym, 1
 	}
 	best, exp := -1, 0
 	for _, s := range e.num {
-		if best < 0 || cdLessName(s, best) {
+		if best < 0 || symbolNameLess(s, best) {
 			best, exp = s, 1
 		}
 	}
 	for _, s := range e.den {
-		if best < 0 || cdLessName(s, best) {
+		if best < 0 || symbolNameLess(s, best) {
 			best, exp = s, -1
 		}
 	}
 	return best, exp
 }
 
-func (e *cdExpr) write(b *strings.Builder, nums []int64) {
+func (e *sympyExpr) write(b *strings.Builder, nums []int64) {
 	switch e.kind {
 	case 's':
 		b.WriteString(strconv.FormatInt(nums[e.sym], 10))
 	case 'm':
 		num := append([]int(nil), e.num...)
 		den := append([]int(nil), e.den...)
-		sort.Slice(num, func(i, j int) bool { return cdLessName(num[i], num[j]) })
-		sort.Slice(den, func(i, j int) bool { return cdLessName(den[i], den[j]) })
+		sort.Slice(num, func(i, j int) bool { return symbolNameLess(num[i], num[j]) })
+		sort.Slice(den, func(i, j int) bool { return symbolNameLess(den[i], den[j]) })
 		for k, s := range num {
 			if k > 0 {
 				b.WriteByte('*')
@@ -341,7 +343,7 @@ func (e *cdExpr) write(b *strings.Builder, nums []int64) {
 		// either, and the term holding it comes first iff its exponent
 		// there is positive.
 		type keyed struct {
-			t   cdTerm
+			t   sympyTerm
 			g   int
 			exp int
 		}
@@ -351,7 +353,7 @@ func (e *cdExpr) write(b *strings.Builder, nums []int64) {
 			ts[k] = keyed{t, g, x}
 		}
 		sort.SliceStable(ts, func(i, j int) bool {
-			if cdLessName(ts[i].g, ts[j].g) {
+			if symbolNameLess(ts[i].g, ts[j].g) {
 				return ts[i].exp > 0
 			}
 			return ts[j].exp < 0

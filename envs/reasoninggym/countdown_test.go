@@ -85,7 +85,7 @@ func TestCountdownPrinter(t *testing.T) {
 		for i := range nums {
 			nums[i] = int64(1000 + i)
 		}
-		e := cdSym(0)
+		e := sympySymbol(0)
 		for i := 1; i < n; i++ {
 			switch ops[i-1] {
 			case '+':
@@ -183,7 +183,7 @@ func TestCountdownScore(t *testing.T) {
 func TestCountdownScoreBounded(t *testing.T) {
 	// Inputs on which Python runs for a very long time (or recurses too
 	// deeply) must come back here (a hang fails through go test's timeout);
-	// see countdown_eval.go for the documented results. Heavy under the
+	// see package sympyeval for the documented results. Heavy under the
 	// race detector, so skipped with -short.
 	if testing.Short() {
 		t.Skip("large inputs")

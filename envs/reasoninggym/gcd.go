@@ -22,15 +22,15 @@ func init() {
 		if err := decodeParams("gcd", o.Params, &c); err != nil {
 			return nil, err
 		}
-		if err := arithCheckNumbersConfig("gcd", c.MinNumbers, c.MaxNumbers, c.MinValue, c.MaxValue); err != nil {
+		if err := checkNumbersConfig("gcd", c.MinNumbers, c.MaxNumbers, c.MinValue, c.MaxValue); err != nil {
 			return nil, err
 		}
 		return &gcdTask{c}, nil
 	})
 }
 
-// arithCheckNumbersConfig is the validate() shared by gcd and lcm.
-func arithCheckNumbersConfig(task string, minN, maxN int, minV, maxV int64) error {
+// checkNumbersConfig is the validate() shared by gcd and lcm.
+func checkNumbersConfig(task string, minN, maxN int, minV, maxV int64) error {
 	return firstError(
 		checkMin(task, "min_numbers", minN, 2),
 		checkOrder(task, "min_numbers", minN, "max_numbers", maxN),
@@ -39,8 +39,8 @@ func arithCheckNumbersConfig(task string, minN, maxN int, minV, maxV int64) erro
 	)
 }
 
-// arithJoinInts is ", ".join(str(n) for n in nums).
-func arithJoinInts(nums []int64) string {
+// joinInts is ", ".join(str(n) for n in nums).
+func joinInts(nums []int64) string {
 	var b strings.Builder
 	for i, n := range nums {
 		if i > 0 {
@@ -74,14 +74,14 @@ func (t *gcdTask) generate(r *pycompat.Random, idx int64, meta bool) (Entry, err
 		}
 		result = numbers[0]
 		for _, x := range numbers[1:] {
-			result = int64(arithGCD64(uint64(result), uint64(x)))
+			result = int64(gcd64(uint64(result), uint64(x)))
 		}
 		if result > 1 {
 			break
 		}
 	}
 	e := Entry{
-		Question: "Find the Greatest Common Divisor (GCD) of these numbers: " + arithJoinInts(numbers) + ". Give only the GCD as your final answer.",
+		Question: "Find the Greatest Common Divisor (GCD) of these numbers: " + joinInts(numbers) + ". Give only the GCD as your final answer.",
 		Answer:   strconv.FormatInt(result, 10),
 	}
 	if meta {

@@ -10,7 +10,7 @@ func TestGCDConfig(t *testing.T) {
 }
 
 func TestGCDScore(t *testing.T) {
-	checkOracleScores(t, "gcd", arithDefaultScoreCases)
+	checkOracleScores(t, "gcd", defaultScoreAnswerCases)
 }
 
 func TestGCDGolden(t *testing.T) {

@@ -21,7 +21,7 @@ func init() {
 		if err := decodeParams("lcm", o.Params, &c); err != nil {
 			return nil, err
 		}
-		if err := arithCheckNumbersConfig("lcm", c.MinNumbers, c.MaxNumbers, c.MinValue, c.MaxValue); err != nil {
+		if err := checkNumbersConfig("lcm", c.MinNumbers, c.MaxNumbers, c.MinValue, c.MaxValue); err != nil {
 			return nil, err
 		}
 		return &lcmTask{c}, nil
@@ -64,7 +64,7 @@ func (t *lcmTask) generate(r *pycompat.Random, idx int64, meta bool) (Entry, err
 		}
 	}
 	e := Entry{
-		Question: "Find the Least Common Multiple (LCM) of these numbers: " + arithJoinInts(numbers),
+		Question: "Find the Least Common Multiple (LCM) of these numbers: " + joinInts(numbers),
 		Answer:   result.String(),
 	}
 	if meta {
@@ -72,7 +72,7 @@ func (t *lcmTask) generate(r *pycompat.Random, idx int64, meta bool) (Entry, err
 			"source_dataset": "lcm",
 			"source_index":   idx,
 			"numbers":        numbers,
-			"result":         arithIntValue(result),
+			"result":         metadataInt(result),
 			"difficulty": map[string]any{
 				"numbers": []int{c.MinNumbers, c.MaxNumbers},
 				"value":   []int64{c.MinValue, c.MaxValue},

@@ -10,7 +10,7 @@ func TestLCMConfig(t *testing.T) {
 }
 
 func TestLCMScore(t *testing.T) {
-	checkOracleScores(t, "lcm", arithDefaultScoreCases)
+	checkOracleScores(t, "lcm", defaultScoreAnswerCases)
 }
 
 func TestLCMGolden(t *testing.T) {

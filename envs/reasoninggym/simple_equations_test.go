@@ -53,7 +53,7 @@ func TestSimpleEquationsLinear(t *testing.T) {
 }
 
 func TestSimpleEquationsScore(t *testing.T) {
-	checkOracleScores(t, "simple_equations", arithDefaultScoreCases)
+	checkOracleScores(t, "simple_equations", defaultScoreAnswerCases)
 }
 
 func TestSimpleEquationsGolden(t *testing.T) {

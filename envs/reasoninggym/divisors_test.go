@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-func TestArithDivisorsMatchTrialDivision(t *testing.T) {
+func TestCommonDivisorsMatchTrialDivision(t *testing.T) {
 	naive := func(g uint64) []uint64 {
 		var out []uint64
 		for i := uint64(1); i*i <= g; i++ {
@@ -27,7 +27,7 @@ func TestArithDivisorsMatchTrialDivision(t *testing.T) {
 	}
 	for _, g := range values {
 		want := naive(g)
-		got := arithDivisors(new(big.Int).SetUint64(g))
+		got := commonDivisors(new(big.Int).SetUint64(g))
 		if len(got) != len(want) {
 			t.Fatalf("divisors(%d): %d entries, want %d", g, len(got), len(want))
 		}
@@ -39,12 +39,12 @@ func TestArithDivisorsMatchTrialDivision(t *testing.T) {
 	}
 }
 
-func TestArithDivisorsBig(t *testing.T) {
+func TestCommonDivisorsBig(t *testing.T) {
 	// 2^70 * 3 * 1000003^2: beyond 64 bits, checked by multiplying back.
 	g := new(big.Int).Lsh(big.NewInt(3), 70)
 	p := big.NewInt(1000003)
 	g.Mul(g, p).Mul(g, p)
-	divs := arithDivisors(g)
+	divs := commonDivisors(g)
 	if want := 71 * 2 * 3; len(divs) != want { // number of divisors of g
 		t.Fatalf("got %d divisors, want %d", len(divs), want)
 	}
@@ -59,37 +59,6 @@ func TestArithDivisorsBig(t *testing.T) {
 		q.QuoRem(g, d, &m)
 		if m.Sign() != 0 || q.Cmp(divs[i+1]) != 0 {
 			t.Fatalf("pair %d: %v, %v", i, d, divs[i+1])
-		}
-	}
-}
-
-func TestArithEvalFloorDiv(t *testing.T) {
-	// Values of Python's eval(expr.replace("/", "//")).
-	cases := map[string]string{
-		"7/2":                "3",
-		"-7/2":               "-4",
-		"7/-2":               "-4",
-		"-7/-2":              "3",
-		"3--5":               "8",
-		"2*-3":               "-6",
-		"-(-(4))":            "4",
-		"-(3+4)/2":           "-4",
-		"1 + 2 * 3 - 4 / 2":  "5",
-		"-5*-6":              "30",
-		"(2+3)*(4-6)/3":      "-4",
-		"99999999999*999999": "99999899999000001",
-		"-9/1/-2":            "4",
-		"10-2-3":             "5",
-	}
-	for expr, want := range cases {
-		got, err := arithEvalFloorDiv(expr)
-		if err != nil || got.String() != want {
-			t.Errorf("eval(%q) = %v, %v; want %s", expr, got, err, want)
-		}
-	}
-	for _, expr := range []string{"1/0", "3/(2-2)", "(1", "1+", "", "1 2"} {
-		if _, err := arithEvalFloorDiv(expr); err == nil {
-			t.Errorf("eval(%q) succeeded, want an error", expr)
 		}
 	}
 }
