@@ -5,6 +5,7 @@ import (
 	"math/big"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/llenvs/llenvs-go/pycompat"
 )
@@ -171,19 +172,31 @@ type folded struct {
 }
 
 func newFolded(s string) folded {
-	ascii := pycompat.IsASCII(s)
+	// One pass finds whether s is ASCII and where its first upper-case
+	// letter is; the lowered copy, when one is needed, is one allocation.
+	var high byte
+	upper := -1
 	for i := 0; i < len(s); i++ {
-		if 'A' <= s[i] && s[i] <= 'Z' {
-			b := []byte(s)
-			for j := i; j < len(b); j++ {
-				if 'A' <= b[j] && b[j] <= 'Z' {
-					b[j] += 'a' - 'A'
-				}
-			}
-			return folded{s, string(b), ascii}
+		c := s[i]
+		high |= c
+		if upper < 0 && c-'A' < 26 {
+			upper = i
 		}
 	}
-	return folded{s, s, ascii}
+	ascii := high < utf8.RuneSelf
+	if upper < 0 {
+		return folded{s, s, ascii}
+	}
+	b := make([]byte, len(s))
+	copy(b, s[:upper])
+	for i := upper; i < len(s); i++ {
+		c := s[i]
+		if c-'A' < 26 {
+			c += 'a' - 'A'
+		}
+		b[i] = c
+	}
+	return folded{s, unsafe.String(&b[0], len(b)), ascii}
 }
 
 // rfind is the code-point index Python's rfind gives in the lowered text.
