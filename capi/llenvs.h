@@ -155,15 +155,17 @@ int32_t llenvs_math_verify(const char *gold, size_t gold_len, const char *pred, 
  * "score"), statuses[n] the outcome (0 correct, 1 incorrect, 2 no answer,
  * 3 timeout, 4 error), flags[n] bit 0 the dict's "acc" and bit 1 whether
  * the family returns a dict. When an item is a dict or has a reason, *out
- * holds 2n+1 little-endian int64 offsets and then the bytes they index:
- * item i's pred is [off[2i], off[2i+1]) and its reason [off[2i+1],
- * off[2i+2]); otherwise *out is NULL. llenvs_recipe_score is one response:
- * the same call with n = 1, its outputs in one llenvs_recipe_result. */
+ * is {"pred": [str|null, ...], "reason": [str, ...]}; otherwise *out is
+ * NULL. llenvs_recipe_score is one response (veRL's naive manager calls
+ * once per sample), its outputs in the caller's llenvs_recipe_result. */
 int32_t llenvs_recipe_score_batch(const char *sources, const int64_t *source_offsets, const char *solutions, const int64_t *solution_offsets, const char *truths, const int64_t *truth_offsets, size_t n, double *scores, uint8_t *statuses, uint8_t *flags, char **out, size_t *out_len);
 typedef struct {
     double score;
     uint8_t status, flags;
-    char *out;
+    char *pred;        /* the caller's buffer of pred_cap bytes, for the pred of a dict family */
+    size_t pred_cap;
+    size_t pred_len;   /* the pred's length; when over pred_cap, nothing was copied: call again */
+    char *out;         /* the error buffer, on error */
     size_t out_len;
 } llenvs_recipe_result;
 int32_t llenvs_recipe_score(const char *source, size_t source_len, const char *solution, size_t solution_len, const char *truth, size_t truth_len, llenvs_recipe_result *result);

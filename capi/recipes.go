@@ -3,11 +3,11 @@ package main
 /*
 #include <stdint.h>
 #include <stddef.h>
+#include "llenvs.h"
 */
 import "C"
 
 import (
-	"encoding/binary"
 	"fmt"
 	"unsafe"
 
@@ -21,10 +21,11 @@ import (
 // scores[i] is the value veRL returns (the dict's "score" for a dict
 // family), statuses[i] a recipes.Status, flags[i] bit 0 the dict's "acc"
 // and bit 1 whether the family returns a dict. When any item is a dict or
-// has a reason, *out holds the preds and reasons as texts cross the ABI
-// inward: 2n+1 little-endian int64 offsets, then the bytes; item i's pred
-// is bytes[off[2i]:off[2i+1]] and its reason bytes[off[2i+1]:off[2i+2]].
-// Otherwise *out is NULL and *out_len 0: the common case allocates nothing.
+// has a reason, *out is the JSON object {"pred": [str|null, ...],
+// "reason": [str, ...]} (one entry per item); otherwise *out is NULL: the
+// common case allocates nothing. llenvs_recipe_score is one response, its
+// outputs in the caller's llenvs_recipe_result (the pred in the caller's
+// buffer).
 
 const (
 	recipeFlagAcc  = 1
@@ -114,8 +115,7 @@ func (c textColumnView) at(i int) string {
 }
 
 // writeRecipeDetails hands the preds and reasons of a batch to the caller
-// (the layout above, written straight into C memory), or NULL when no item
-// has either.
+// as JSON, or NULL when no item has either.
 func writeRecipeDetails(results []recipes.Result, out **C.char, outLen *C.size_t) {
 	if out == nil {
 		return
@@ -124,48 +124,61 @@ func writeRecipeDetails(results []recipes.Result, out **C.char, outLen *C.size_t
 	if outLen != nil {
 		*outLen = 0
 	}
-	size, needed := 0, false
+	needed := false
 	for i := range results {
-		r := &results[i]
-		if r.Dict {
-			size += len(r.Pred)
-			needed = true
-		}
-		size += len(r.Reason)
+		needed = needed || results[i].Dict || results[i].Reason != ""
 	}
-	if !needed && size == 0 {
-		return
-	}
-	total := 8*(2*len(results)+1) + size
-	p := C.malloc(C.size_t(total))
-	b := cSlice[byte](p, total)[:0]
-	b = appendRecipeDetails(b, results)
-	*out = (*C.char)(p)
-	if outLen != nil {
-		*outLen = C.size_t(len(b))
+	if needed {
+		toC(appendRecipeDetails(nil, results), out, outLen)
 	}
 }
 
-// appendRecipeDetails appends the preds and reasons of a batch in the
-// layout above: 2n+1 offsets, then the bytes.
+// appendRecipeDetails writes {"pred": [...], "reason": [...]}.
 func appendRecipeDetails(b []byte, results []recipes.Result) []byte {
-	end := int64(0)
-	b = binary.LittleEndian.AppendUint64(b, 0)
+	b = append(b, `{"pred":[`...)
 	for i := range results {
-		r := &results[i]
-		if r.Dict {
-			end += int64(len(r.Pred))
+		if i > 0 {
+			b = append(b, ',')
 		}
-		b = binary.LittleEndian.AppendUint64(b, uint64(end))
-		end += int64(len(r.Reason))
-		b = binary.LittleEndian.AppendUint64(b, uint64(end))
+		if results[i].Dict {
+			b = appendJSONStringSurrogates(b, results[i].Pred)
+		} else {
+			b = append(b, "null"...)
+		}
 	}
+	b = append(b, `],"reason":[`...)
 	for i := range results {
-		r := &results[i]
-		if r.Dict {
-			b = append(b, r.Pred...)
+		if i > 0 {
+			b = append(b, ',')
 		}
-		b = append(b, r.Reason...)
+		b = appendJSONString(b, results[i].Reason)
 	}
-	return b
+	return append(b, "]}"...)
+}
+
+//export llenvsgo_recipe_score_one
+func llenvsgo_recipe_score_one(source *C.char, sourceLen C.size_t, solution *C.char, solutionLen C.size_t,
+	truth *C.char, truthLen C.size_t, result *C.llenvs_recipe_result) (rc C.int32_t) {
+	defer guard(&rc, &result.out, &result.out_len)
+	view := func(p *C.char, n C.size_t) string {
+		if n == 0 {
+			return ""
+		}
+		return unsafe.String((*byte)(unsafe.Pointer(p)), int(n))
+	}
+	if (source == nil && sourceLen > 0) || (solution == nil && solutionLen > 0) || (truth == nil && truthLen > 0) {
+		return fail(fmt.Errorf("recipe_score: a NULL text with a length"), &result.out, &result.out_len)
+	}
+	// The texts are views of the caller's memory, valid during the call:
+	// the pred is copied into the caller's buffer before it returns.
+	var r recipes.Result
+	var score float64
+	var status, flags uint8
+	scoreRecipe(view(source, sourceLen), view(solution, solutionLen), view(truth, truthLen), &r, &score, &status, &flags)
+	result.score, result.status, result.flags = C.double(score), C.uint8_t(status), C.uint8_t(flags)
+	result.pred_len = C.size_t(len(r.Pred))
+	if r.Dict && len(r.Pred) <= int(result.pred_cap) && len(r.Pred) > 0 {
+		copy(cSlice[byte](unsafe.Pointer(result.pred), len(r.Pred)), r.Pred)
+	}
+	return statusOK
 }

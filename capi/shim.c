@@ -332,20 +332,15 @@ int32_t llenvs_math_verify(const char *gold, size_t gold_len, const char *pred, 
                                       verdict, out, out_len);
 }
 
-/* One response of a veRL data source: the batch entry with n = 1, the
- * offsets made here (veRL's naive reward manager calls once per sample). */
+/* One response of a veRL data source: a thin entry point over capi/recipes.go. */
 int32_t llenvs_recipe_score(const char *source, size_t source_len, const char *solution, size_t solution_len,
                             const char *truth, size_t truth_len, llenvs_recipe_result *result) {
     if (result == NULL) return LLENVS_ERR_INVALID;
     result->out = NULL;
     result->out_len = 0;
     if (forked) return fork_error(&result->out, &result->out_len);
-    int64_t soff[2] = {0, (int64_t)source_len};
-    int64_t roff[2] = {0, (int64_t)solution_len};
-    int64_t toff[2] = {0, (int64_t)truth_len};
-    return llenvsgo_recipe_score_batch((char *)source, soff, (char *)solution, roff, (char *)truth, toff, 1,
-                                       &result->score, &result->status, &result->flags, &result->out,
-                                       &result->out_len);
+    return llenvsgo_recipe_score_one((char *)source, source_len, (char *)solution, solution_len, (char *)truth,
+                                     truth_len, result);
 }
 
 /* Frameworks' scoring rules: a thin entry point over capi/recipes.go. */

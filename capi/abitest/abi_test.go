@@ -440,9 +440,15 @@ func TestRecipeScoreBatch(t *testing.T) {
 	if statuses[0] != 4 || scores[1] != 1 || statuses[1] != 0 {
 		t.Errorf("statuses %v, scores %v; want the unknown source an error (4) and #### 72 correct (0, 1.0)", statuses, scores)
 	}
-	preds, reasons := recipeDetails(t, details, 2)
-	if !strings.Contains(reasons[0], "no rule for data_source") || reasons[1] != "" || preds[0] != "" {
-		t.Errorf("details: preds %q, reasons %q; want the unknown source's reason only", preds, reasons)
+	var d struct {
+		Pred   []*string `json:"pred"`
+		Reason []string  `json:"reason"`
+	}
+	if err := json.Unmarshal([]byte(details), &d); err != nil || len(d.Reason) != 2 || len(d.Pred) != 2 {
+		t.Fatalf("details %s: %v", details, err)
+	}
+	if !strings.Contains(d.Reason[0], "no rule for data_source") || d.Reason[1] != "" || d.Pred[0] != nil {
+		t.Errorf("details %s; want the unknown source's reason only", details)
 	}
 	// A batch with nothing to say allocates no details buffer.
 	if rc := lib.recipeScoreBatch(src[srcOffs[1]:], &[]int64{0, 12}[0], sol[solOffs[1]:], &[]int64{0, 7}[0],
@@ -459,27 +465,30 @@ func TestRecipeScoreBatch(t *testing.T) {
 	}
 }
 
-// recipeDetails decodes the preds and reasons of llenvs_recipe_score_batch: 2n+1 int64 offsets, then the bytes.
-func recipeDetails(t *testing.T, details string, n int) (preds, reasons []string) {
-	t.Helper()
-	head := 8 * (2*n + 1)
-	if len(details) < head {
-		t.Fatalf("details of %d bytes, want at least %d", len(details), head)
-	}
-	off := func(k int) int { return head + int(binary.LittleEndian.Uint64([]byte(details[8*k:8*k+8]))) }
-	for i := 0; i < n; i++ {
-		preds = append(preds, details[off(2*i):off(2*i+1)])
-		reasons = append(reasons, details[off(2*i+1):off(2*i+2)])
-	}
-	return preds, reasons
-}
-
 // recipeResult is llenvs_recipe_result.
 type recipeResult struct {
 	score         float64
 	status, flags uint8
+	pred          *byte
+	predCap       uintptr
+	predLen       uintptr
 	out           unsafe.Pointer
 	outLen        uintptr
+}
+
+// A pred longer than the caller's buffer is not copied; its length says how much room to give.
+func TestRecipeScoreOnePredOverflow(t *testing.T) {
+	var res recipeResult
+	buf := []byte{'#', '#'}
+	res.pred, res.predCap = &buf[0], 1
+	src, sol, gt := "math_dapo", "Answer: 345", "34"
+	if rc := lib.recipeScore([]byte(src), uintptr(len(src)), []byte(sol), uintptr(len(sol)), []byte(gt), uintptr(len(gt)),
+		&res); rc != 0 {
+		t.Fatalf("rc %d: %s", rc, take(res.out, res.outLen))
+	}
+	if res.predLen != 3 || string(buf) != "##" {
+		t.Errorf("pred_len %d, buffer %q; want 3 and the buffer untouched", res.predLen, buf)
+	}
 }
 
 func TestRecipeScoreOne(t *testing.T) {
@@ -495,19 +504,15 @@ func TestRecipeScoreOne(t *testing.T) {
 	}
 	for _, c := range cases {
 		var res recipeResult
+		buf := make([]byte, 64)
+		res.pred, res.predCap = &buf[0], uintptr(len(buf))
 		rc := lib.recipeScore([]byte(c.source), uintptr(len(c.source)), []byte(c.solution), uintptr(len(c.solution)),
 			[]byte(c.truth), uintptr(len(c.truth)), &res)
-		score, codes := res.score, []uint8{res.status, res.flags}
-		out, n := res.out, res.outLen
-		details := take(out, n)
 		if rc != 0 {
-			t.Fatalf("%s %q: rc %d: %s", c.source, c.solution, rc, details)
+			t.Fatalf("%s %q: rc %d: %s", c.source, c.solution, rc, take(res.out, res.outLen))
 		}
-		pred := ""
-		if details != "" {
-			preds, _ := recipeDetails(t, details, 1)
-			pred = preds[0]
-		}
+		score, codes := res.score, []uint8{res.status, res.flags}
+		pred := string(buf[:res.predLen])
 		if score != c.score || codes[0] != c.status || codes[1] != c.flags || pred != c.pred {
 			t.Errorf("%s %q: score %v codes %v pred %q; want %v [%d %d] %q", c.source, c.solution, score, codes, pred,
 				c.score, c.status, c.flags, c.pred)

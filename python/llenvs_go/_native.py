@@ -82,7 +82,10 @@ int32_t llenvs_recipe_score_batch(const char *sources, const int64_t *source_off
 typedef struct {
     double score;
     uint8_t status, flags;
-    char *out;
+    char *pred;        /* the caller's buffer of pred_cap bytes, for the pred of a dict family */
+    size_t pred_cap;
+    size_t pred_len;   /* the pred's length; when over pred_cap, nothing was copied: call again */
+    char *out;         /* the error buffer, on error */
     size_t out_len;
 } llenvs_recipe_result;
 int32_t llenvs_recipe_score(const char *source, size_t source_len, const char *solution, size_t solution_len, const char *truth, size_t truth_len, llenvs_recipe_result *result);

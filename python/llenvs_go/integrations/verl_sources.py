@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import difflib
 import json
-import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import accumulate
@@ -125,14 +124,6 @@ class ScoredSources:
         return self.scores[k]
 
 
-def _details(data: bytes, n: int) -> tuple[list[bytes], list[bytes]]:
-    """The preds and reasons of a scored batch: 2n+1 int64 offsets, then the bytes they index."""
-    head = 8 * (2 * n + 1)
-    offs = [head + k for k in struct.unpack_from(f"<{2 * n + 1}q", data)]
-    preds = [data[offs[2 * i]:offs[2 * i + 1]] for i in range(n)]
-    return preds, [data[offs[2 * i + 1]:offs[2 * i + 2]] for i in range(n)]
-
-
 def _check_sources(data_sources: Sequence[Any]) -> None:
     routing = _ROUTING or verl_sources()
     for source in set(data_sources) if all(type(s) is str for s in data_sources) else data_sources:
@@ -170,15 +161,11 @@ def score_sources(data_sources: Sequence[Any], solutions: Sequence[Any], ground_
     status_codes = ffi.unpack(statuses, n)
     flag_codes = ffi.unpack(flags, n)
     dicts = [bool(f & _FLAG_DICT) for f in flag_codes]
-    if data:
-        raw_preds, raw_reasons = _details(data, n)
-        preds = [p.decode("utf-8", "surrogatepass") if d else None for p, d in zip(raw_preds, dicts, strict=True)]
-        reasons = [r.decode("utf-8", "surrogatepass") for r in raw_reasons]
-        for k, code in enumerate(status_codes):
-            if code == 4 and reasons[k].endswith("is not built in"):
-                raise NotImplementedError(f"sample {k}: {reasons[k]}")
-    else:
-        preds, reasons = [None] * n, [""] * n
+    details = json.loads(data) if data else {"pred": [None] * n, "reason": [""] * n}
+    preds, reasons = details["pred"], details["reason"]
+    for k, code in enumerate(status_codes):
+        if code == 4 and reasons[k].endswith("is not built in"):
+            raise NotImplementedError(f"sample {k}: {reasons[k]}")
     return ScoredSources(scores=ffi.unpack(scores, n), statuses=[STATUSES[c] for c in status_codes],
                          accs=[bool(f & _FLAG_ACC) for f in flag_codes], dicts=dicts, preds=preds, reasons=reasons)
 
@@ -187,10 +174,11 @@ def default_compute_score(data_source: Any, solution_str: Any, ground_truth: Any
                           **kwargs: Any) -> float | dict[str, Any]:
     """veRL 0.9.1's ``default_compute_score`` for one sample, computed in Go: the same value and type.
 
-    The one-row form of :func:`score_sources` (``llenvs_recipe_score``,
-    the batch entry with n = 1): veRL's naive reward manager calls once
-    per sample, and the lists and offsets of a batch would cost several
-    times the scoring itself.
+    The one-row form of :func:`score_sources` (``llenvs_recipe_score``):
+    veRL's naive reward manager calls once per sample, and the lists,
+    offsets and JSON details of a batch would cost several times the
+    scoring itself. The outputs come back in one caller-sized struct, the
+    pred of a dict family in a buffer allocated here.
     """
     if type(data_source) is not str or data_source not in (_ROUTING or verl_sources()):
         family_of(data_source)
@@ -198,19 +186,24 @@ def default_compute_score(data_source: Any, solution_str: Any, ground_truth: Any
     sol = (solution_str if type(solution_str) is str else _text(solution_str, "solution_strs", 0)).encode(
         "utf-8", "surrogatepass")
     gt = (ground_truth if type(ground_truth) is str else _truth_text(ground_truth, 0)).encode("utf-8", "surrogatepass")
-    res = _native.ffi.new("llenvs_recipe_result *")
+    ffi = _native.ffi
+    res = ffi.new("llenvs_recipe_result *")
+    family = _ROUTING.get(data_source)
+    pred = None
+    if family is None or family == "math_dapo":  # dict families: a buffer for the pred
+        res.pred_cap = 2 * len(sol) + len(gt) + 64
+        res.pred = pred = ffi.new("char[]", res.pred_cap)
     rc = _native.lib().llenvs_recipe_score(src, len(src), sol, len(sol), gt, len(gt), res)
-    if res.out == _native.ffi.NULL:
-        if rc != _native.OK:
-            _native.raise_for(rc, b"")
-        return res.score
-    data = _native.take_buffer(_native.ffi.addressof(res, "out"), _native.ffi.addressof(res, "out_len"))
     if rc != _native.OK:
-        _native.raise_for(rc, data)
-    (pred,), (reason,) = _details(data, 1)
-    if res.status == 4 and reason.endswith(b"is not built in"):
-        raise NotImplementedError(reason.decode("utf-8", "surrogatepass"))
-    if res.flags & _FLAG_DICT:
-        return {"score": res.score, "acc": bool(res.flags & _FLAG_ACC), "pred": pred.decode("utf-8", "surrogatepass")}
-    return res.score
+        _native.raise_for(rc, _native.take_buffer(ffi.addressof(res, "out"), ffi.addressof(res, "out_len")))
+    if not res.flags & _FLAG_DICT:
+        return res.score
+    if pred is None or res.pred_len > res.pred_cap:  # a longer pred than foreseen: once more, with room
+        res.pred_cap = res.pred_len
+        res.pred = pred = ffi.new("char[]", max(res.pred_cap, 1))
+        rc = _native.lib().llenvs_recipe_score(src, len(src), sol, len(sol), gt, len(gt), res)
+        if rc != _native.OK:
+            _native.raise_for(rc, _native.take_buffer(ffi.addressof(res, "out"), ffi.addressof(res, "out_len")))
+    return {"score": res.score, "acc": bool(res.flags & _FLAG_ACC),
+            "pred": ffi.unpack(pred, res.pred_len).decode("utf-8", "surrogatepass")}
 
