@@ -1,6 +1,7 @@
 package recipes
 
 import (
+	"encoding/binary"
 	"math"
 	"math/big"
 	"strings"
@@ -126,16 +127,20 @@ func primeMatchAnswer(s string, w *pmWork) (string, bool) {
 	w.step(len(s))
 	t := newFolded(s)
 	found := false
-	for _, m := range []string{"answer:", "answer is", "answers are"} {
-		if k := t.rfind(m); k >= 0 {
-			found = true
-			t = t.from(k + len(m)).strip()
+	// The first seven markers all hold "answer": one search of the whole
+	// text settles that none of them is in any part of it (the usual case).
+	if index(t.low, "answer") >= 0 {
+		for _, m := range []string{"answer:", "answer is", "answers are"} {
+			if k := t.rfind(m); k >= 0 {
+				found = true
+				t = t.from(k + len(m)).strip()
+			}
 		}
-	}
-	for _, m := range []string{"is answer", "is the answer", "are answers", "are the answers"} {
-		if k := t.rfind(m); k >= 0 {
-			found = true
-			t = t.to(k).strip()
+		for _, m := range []string{"is answer", "is the answer", "are answers", "are the answers"} {
+			if k := t.rfind(m); k >= 0 {
+				found = true
+				t = t.to(k).strip()
+			}
 		}
 	}
 	if box, ok := primeLastBoxed(t.s); ok && box != "" {
@@ -172,24 +177,38 @@ type folded struct {
 }
 
 func newFolded(s string) folded {
-	// One pass finds whether s is ASCII and where its first upper-case
-	// letter is; the lowered copy, when one is needed, is one allocation.
-	var high byte
+	// Eight bytes at a time: one pass finds whether s is ASCII and the
+	// word of its first upper-case letter; the lowered copy, when one is
+	// needed, is one allocation and a second pass from that word.
+	var high uint64
 	upper := -1
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		high |= c
-		if upper < 0 && c-'A' < 26 {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		w := binary.LittleEndian.Uint64([]byte(s[i : i+8]))
+		high |= w
+		if upper < 0 && upperMask(w) != 0 {
 			upper = i
 		}
 	}
-	ascii := high < utf8.RuneSelf
+	for ; i < len(s); i++ {
+		c := s[i]
+		high |= uint64(c)
+		if upper < 0 && c-'A' < 26 {
+			upper = i &^ 7
+		}
+	}
+	ascii := high&0x8080808080808080 == 0
 	if upper < 0 {
 		return folded{s, s, ascii}
 	}
 	b := make([]byte, len(s))
 	copy(b, s[:upper])
-	for i := upper; i < len(s); i++ {
+	i = upper
+	for ; i+8 <= len(s); i += 8 {
+		w := binary.LittleEndian.Uint64([]byte(s[i : i+8]))
+		binary.LittleEndian.PutUint64(b[i:], w+upperMask(w)>>2)
+	}
+	for ; i < len(s); i++ {
 		c := s[i]
 		if c-'A' < 26 {
 			c += 'a' - 'A'
@@ -197,6 +216,17 @@ func newFolded(s string) folded {
 		b[i] = c
 	}
 	return folded{s, unsafe.String(&b[0], len(b)), ascii}
+}
+
+// upperMask has the top bit set in each byte of w that is an ASCII
+// upper-case letter. The bytes are cut to seven bits first so that no
+// sum carries into its neighbour; a byte of 0x80 and above is excluded.
+func upperMask(w uint64) uint64 {
+	const ones = 0x0101010101010101
+	low7 := w & (0x7f * ones)
+	atLeastA := low7 + (0x80-'A')*ones
+	pastZ := low7 + (0x80-'Z'-1)*ones
+	return atLeastA &^ pastZ &^ w & (0x80 * ones)
 }
 
 // rfind is the code-point index Python's rfind gives in the lowered text.

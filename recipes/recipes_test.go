@@ -1,6 +1,9 @@
 package recipes
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestVerlFamily(t *testing.T) {
 	tests := []struct {
@@ -41,4 +44,36 @@ func TestStatusNames(t *testing.T) {
 			t.Errorf("Status(%d).String() = %q, want %q", uint8(s), s.String(), want)
 		}
 	}
+}
+
+// TestIndexAgreesWithStrings checks index and lastIndex against the
+// standard library on needles that start with common and rare bytes,
+// matches at both ends, overlaps and texts past the brute-force length.
+func TestIndexAgreesWithStrings(t *testing.T) {
+	long := strings.Repeat("the answer is near; ", 10)
+	texts := []string{
+		"", "a", "answer", "ANSWER: 3", long, long + "answers are 4", "is answer" + long,
+		strings.Repeat("a", 100) + "answer", strings.Repeat("ab", 80), "x\nis\nyes" + long + "is\n",
+		long[:63], long[:64], long[:65], "ü is the answer" + long + "İs answer",
+	}
+	needles := []string{"answer", "answer:", "answer is", "is ", "is\n", "=", ". ", "aa", "ab", "ba", "zz", "is the answer", "near; the"}
+	for _, s := range texts {
+		for _, sub := range needles {
+			if got, want := index(s, sub), strings.Index(s, sub); got != want {
+				t.Errorf("index(%q, %q) = %d, want %d", s, sub, got, want)
+			}
+			if got, want := lastIndex(s, sub), strings.LastIndex(s, sub); got != want {
+				t.Errorf("lastIndex(%q, %q) = %d, want %d", s, sub, got, want)
+			}
+		}
+	}
+}
+
+func FuzzIndex(f *testing.F) {
+	f.Add(strings.Repeat("is answer ", 10), "answer")
+	f.Fuzz(func(t *testing.T, s, sub string) {
+		if got, want := index(s, sub), strings.Index(s, sub); got != want {
+			t.Fatalf("index(%q, %q) = %d, want %d", s, sub, got, want)
+		}
+	})
 }
