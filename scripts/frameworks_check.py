@@ -455,7 +455,9 @@ def openrlhf_run(tokenizer_dir: str, tmp: str) -> str:
     expected = [1.0 if k % 2 == 0 else 0.0 for k in range(len(samples))] + [0.0] * len(garbage)
     assert rewards == expected, (rewards, expected)
     unscored = [float(o["extra_logs"]["llenvs/unscored"]) for o in outputs]
-    assert unscored == [0.0] * len(samples) + [1.0] * len(garbage), unscored
+    # "garbage" is a plain ground-truth label, scored by the label rule (0, not unscored); an empty or
+    # missing label and a reference past the environment's end are unscorable.
+    assert unscored == [0.0] * len(samples) + [0.0, 1.0, 1.0, 1.0], unscored
     # the samples generator's own conversion and the experience batching (vllm stubbed for the import only)
     from openrlhf.trainer.ppo_utils.experience import Experience, make_experience_batch, split_experience_batch
 
