@@ -15,6 +15,9 @@ offsets are UTF-8 byte offsets, regular expressions use RE2 syntax).
 or :class:`CleanedExtractor` containing one, or containing what a Go
 configuration cannot express, composes its members in Python (with llenvs'
 semantics), each member still served by Go where it can be.
+
+This module is their public path: the classes live in :mod:`~llenvs_go.core.extractors` (served by Go),
+:mod:`~llenvs_go.core.composite_extractors` (composed) and :mod:`~llenvs_go.core.extractor_registry` (by name).
 """
 
 from llenvs_go.core.composite_extractors import CleanedExtractor, CompositeExtractor, NativeExtractor

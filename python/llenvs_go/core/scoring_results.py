@@ -302,3 +302,4 @@ def result_from_step(step_result: Any) -> ScoringResult:
 
 for _cls in (ScoringFailureWarning, ScoringResult, ScoringResults):
     _cls.__module__ = _PUBLIC_MODULE
+del _cls

@@ -5,6 +5,10 @@
 token), spans and rewards. Python renders the turns and calls the tokenizer (in batches);
 the Go core lays the tokens out, cuts the response at ``max_length`` and places the
 per-token rewards (``llenvs_mask_batch``). ``docs/masking.md`` describes the layouts.
+
+The masker is defined here; its output types (:mod:`~llenvs_go.integrations.masked_trajectory`), the chat
+messages (:mod:`~llenvs_go.integrations.chat_messages`) and tokenizing (:mod:`~llenvs_go.integrations.tokenization`)
+have modules of their own and are re-exported here.
 """
 
 from __future__ import annotations
