@@ -5,217 +5,45 @@
 token), spans and rewards. Python renders the turns and calls the tokenizer (in batches);
 the Go core lays the tokens out, cuts the response at ``max_length`` and places the
 per-token rewards (``llenvs_mask_batch``). ``docs/masking.md`` describes the layouts.
+
+The masker is defined here; its output types (:mod:`~llenvs_go.integrations.masked_trajectory`), the chat
+messages (:mod:`~llenvs_go.integrations.chat_messages`) and tokenizing (:mod:`~llenvs_go.integrations.tokenization`)
+have modules of their own and are re-exported here.
 """
 
 from __future__ import annotations
 
 import json
 import operator
-import os
-import threading
-import unicodedata
-import weakref
 from array import array
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from itertools import accumulate, chain
 from typing import Any, Literal
 
 from llenvs_go import _native
 from llenvs_go._native import ffi
-from llenvs_go.core._build import builder, gc_paused
-from llenvs_go.core.state import Action, State
-from llenvs_go.core.tools import ToolCall, ToolResult
+from llenvs_go.core._build import gc_paused
 from llenvs_go.core.trajectory import Trajectory, Transition
-
-_PROMPT, _MODEL, _ENV = 0, 1, 2
-#: The largest token id and ``max_length`` the Go core takes (they travel as int32).
-MAX_TOKEN_ID = 2**31 - 1
-MAX_LENGTH = 2**31 - 1
-_SOURCES: tuple[Literal["model", "environment"], ...] = ("model", "model", "environment")
-
-
-@dataclass(frozen=True)
-class TokenSpan:
-    """One piece of the response: its text, its token ids, who produced it and its step (from 0)."""
-
-    text: str
-    token_ids: tuple[int, ...]
-    source: Literal["model", "environment"]
-    step_index: int
-
-
-@dataclass(frozen=True)
-class MaskedTrajectory:
-    """A trajectory as training tensors.
-
-    Attributes:
-        prompt_ids: the prompt's tokens (never cut).
-        response_ids: every response token, model and environment, in order.
-        response_mask: 1 for a model token, 0 for an environment token; as long as ``response_ids``.
-        spans: the response's pieces, in order.
-        rewards: one reward total per step (transition).
-        num_turns: the number of steps.
-        truncated: whether the response was cut at the masker's ``max_length``.
-        token_rewards: one float per response token: each step's reward on the last model token of
-            that step, 0.0 elsewhere.
-        response_logprobs: per response token, the carried logprob of a model token and 0.0 elsewhere;
-            None when no action carried logprobs.
-
-    The ``spans`` of a result of :meth:`TrajectoryMasker.mask_batch` are built when first read.
-    """
-
-    prompt_ids: tuple[int, ...]
-    response_ids: tuple[int, ...]
-    response_mask: tuple[int, ...]
-    spans: tuple[TokenSpan, ...]
-    rewards: tuple[float, ...]
-    num_turns: int = 0
-    truncated: bool = False
-    token_rewards: tuple[float, ...] = ()
-    response_logprobs: tuple[float, ...] | None = None
-
-    def __getattr__(self, name: str) -> Any:
-        # Only reached when ``spans`` is not built yet: mask_batch builds them when first read.
-        if name == "spans":
-            d = self.__dict__
-            source = d.get("_spans_source")
-            if source is not None:
-                d["spans"] = spans = source.spans(d["_spans_at"], self.response_ids, self.truncated)
-                d.pop("_spans_source", None)
-                d.pop("_spans_at", None)
-                return spans
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-
-    def __getstate__(self) -> dict[str, Any]:
-        return {f: getattr(self, f) for f in _MASKED_FIELDS}
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state)
-
-    def to_dict(self) -> dict[str, Any]:
-        """The tensors as lists: ``prompt_ids``, ``response_ids``, ``response_mask``, ``rewards``,
-        ``num_turns``, ``truncated``, ``token_rewards`` and ``response_logprobs``."""
-        return {
-            "prompt_ids": list(self.prompt_ids),
-            "response_ids": list(self.response_ids),
-            "response_mask": list(self.response_mask),
-            "rewards": list(self.rewards),
-            "num_turns": self.num_turns,
-            "truncated": self.truncated,
-            "token_rewards": list(self.token_rewards),
-            "response_logprobs": None if self.response_logprobs is None else list(self.response_logprobs),
-        }
-
-
-_MASKED_FIELDS = ("prompt_ids", "response_ids", "response_mask", "spans", "rewards", "num_turns", "truncated",
-                  "token_rewards", "response_logprobs")
-
-
-class _SpanSource:
-    """What the spans of a batch's trajectories are built from, when first read: the fragments' texts and
-    the span records of the Go core's packed result (no reference to the trajectories themselves)."""
-
-    __slots__ = ("texts", "records", "decode")
-
-    def __init__(self, texts: list[str], records: list[int], decode: Any):
-        self.texts = texts
-        self.records = records  # (start, end, source, step, fragment) per span, flat
-        self.decode = decode
-
-    def spans(self, at: tuple[int, int], response: tuple[int, ...], truncated: bool) -> tuple[TokenSpan, ...]:
-        """The spans of records ``at[0] .. at[1]`` over ``response``."""
-        recs, texts, sources, build = self.records, self.texts, _SOURCES, _build_span
-        with gc_paused():  # tuples of ints and spans: no collection pass can free any of them
-            out = [build(texts[recs[5 * k + 4]], response[recs[5 * k]:recs[5 * k + 1]], sources[recs[5 * k + 2]],
-                         recs[5 * k + 3])
-                   for k in range(at[0], at[1])]
-        if truncated and self.decode is not None and out:  # the last span may be cut at max_length
-            cut = out[-1]
-            out[-1] = build(self.decode(list(cut.token_ids)), cut.token_ids, cut.source, cut.step_index)
-        return tuple(out)
-
-
-# ---------------------------------------------------------------------------------------------
-# The conversation: what an episode looks like as chat messages. The agent loops send these
-# messages to the model, and the masker renders the same ones, so the two always agree.
-
-
-def tool_calls_text(calls: Iterable[ToolCall]) -> str:
-    """Tool calls as llenvs' masker writes them: one ``json.dumps({"id", "name", "arguments"})`` a line."""
-    return "\n".join(json.dumps({"id": c.id, "name": c.name, "arguments": c.arguments}) for c in calls)
-
-
-def tool_result_text(result: ToolResult) -> str:
-    """What the model is shown of a tool result: the output (a dict as JSON), or the error message."""
-    if result.is_error and result.error is not None:
-        return result.error
-    return json.dumps(result.output) if isinstance(result.output, dict) else str(result.output)
-
-
-def initial_messages(state: State[Any]) -> list[dict[str, Any]]:
-    """The first messages of an episode: the observation's messages, or the prompt as one user message."""
-    msgs = state.observation.messages
-    if msgs:
-        return [dict(m) for m in msgs]
-    return [{"role": "user", "content": state.observation.prompt}]
-
-
-def assistant_message(action: Action) -> dict[str, Any]:
-    """The assistant message of an action: its text as content, its tool calls in the OpenAI form."""
-    msg: dict[str, Any] = {"role": "assistant", "content": action.text or ""}
-    if action.tool_calls:
-        msg["tool_calls"] = [{"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
-                             for c in action.tool_calls]
-    return msg
-
-
-def environment_messages(transition: Transition[Any]) -> list[dict[str, Any]]:
-    """What the environment said after a step: one tool message per tool result, then the next prompt
-    as a user message when it changed (or when there was no tool result and it is not empty)."""
-    nxt = transition.next_state.observation
-    msgs: list[dict[str, Any]] = [
-        {"role": "tool", "tool_call_id": r.call_id, "name": r.tool_name, "content": tool_result_text(r)}
-        for r in nxt.tool_results]
-    if nxt.prompt != transition.state.observation.prompt or (not msgs and nxt.prompt):
-        msgs.append({"role": "user", "content": nxt.prompt})
-    return msgs
-
-
-def _tools(state: State[Any]) -> list[dict[str, Any]] | None:
-    tools = state.observation.available_tools
-    return [t.to_openai_schema() for t in tools] if tools else None
-
-
-# ---------------------------------------------------------------------------------------------
-# Tokenisation, in batches.
-
-
-def _backend(tokenizer: Any) -> Any:
-    """The Rust tokenizer of a fast Hugging Face tokenizer, or None."""
-    backend = getattr(tokenizer, "backend_tokenizer", None)
-    return backend if backend is not None and hasattr(backend, "encode_batch") else None
-
-
-def _is_hf(tokenizer: Any) -> bool:
-    return _backend(tokenizer) is not None or hasattr(tokenizer, "apply_chat_template")
-
-
-def encode_many(tokenizer: Any, texts: Sequence[str], *, special: bool = False) -> list[list[int]]:
-    """Token ids of many texts in as few tokenizer calls as the tokenizer allows.
-
-    A fast Hugging Face tokenizer encodes the whole list in one call (``special`` adds its
-    special tokens, e.g. a BOS); any other tokenizer is called as ``encode(text)`` once per text.
-    """
-    if not texts:
-        return []
-    backend = _backend(tokenizer)
-    if backend is not None:
-        fn = getattr(backend, "encode_batch_fast", None) or backend.encode_batch
-        return [e.ids for e in fn(list(texts), add_special_tokens=special)]
-    if hasattr(tokenizer, "apply_chat_template") and callable(tokenizer):
-        return [list(x) for x in tokenizer(list(texts), add_special_tokens=special)["input_ids"]]
-    return [list(tokenizer.encode(t)) for t in texts]
+from llenvs_go.integrations.chat_messages import (
+    _tools,
+    assistant_message,
+    environment_messages,
+    initial_messages,
+    tool_calls_text,
+    tool_result_text,
+)
+from llenvs_go.integrations.masked_trajectory import (
+    _ENV,
+    _MODEL,
+    _PROMPT,
+    MAX_LENGTH,
+    MAX_TOKEN_ID,
+    MaskedTrajectory,
+    TokenSpan,
+    _build_masked,
+    _SpanSource,
+)
+from llenvs_go.integrations.tokenization import _go_tokenizer, _GoTokenizer, _is_hf, _nfc, encode_many
 
 
 class _Fragments:
@@ -631,12 +459,6 @@ class TrajectoryMasker:
         return out
 
 
-_build_span = builder(TokenSpan, ("text", "token_ids", "source", "step_index"))
-_build_masked = builder(MaskedTrajectory, ("prompt_ids", "response_ids", "response_mask", "_spans_source",
-                                           "_spans_at", "rewards", "num_turns", "truncated", "token_rewards",
-                                           "response_logprobs"))
-
-
 def _tables(seg_lists: list[list[int]], rewards: list[list[float]]) -> tuple[array, array, array, array]:
     """The segment and reward tables of a batch as the C ABI takes them."""
     return (array("i", chain.from_iterable(seg_lists)),
@@ -645,59 +467,18 @@ def _tables(seg_lists: list[list[int]], rewards: list[list[float]]) -> tuple[arr
             array("q", accumulate(map(len, rewards), initial=0)))
 
 
-def _nfc(text: str) -> str:
-    return text if text.isascii() else unicodedata.normalize("NFC", text)
-
-
-@dataclass
-class _GoTokenizer:
-    """A tokenizer loaded into the Go core, for the process that loaded it."""
-
-    handle: int
-    nfc: bool
-    special_prefix: list[int]
-    special_suffix: list[int]
-    pid: int
-
-    def __post_init__(self) -> None:
-        weakref.finalize(self, _native.tokenizer_close, self.handle, self.pid)
-
-
-_go_tokenizers: weakref.WeakKeyDictionary[Any, _GoTokenizer | None] = weakref.WeakKeyDictionary()
-_go_lock = threading.Lock()
-
-
-def _go_tokenizer(tokenizer: Any) -> _GoTokenizer | None:
-    """The Go core's copy of a fast Hugging Face byte-level BPE tokenizer (Qwen2/3, Llama 3 style), loaded
-    once per tokenizer and process; None for a tokenizer the core does not implement (it is then called
-    from Python, in batches)."""
-    backend = _backend(tokenizer)
-    if backend is None or os.environ.get("LLENVS_GO_NATIVE_TOKENIZER", "1") == "0":
-        return None
-    try:
-        cached = _go_tokenizers.get(tokenizer, False)
-    except TypeError:  # not weakly referenceable
-        return None
-    if cached is not False and (cached is None or cached.pid == os.getpid()):
-        return cached
-    with _go_lock:
-        go: _GoTokenizer | None = None
-        try:
-            handle, info = _native.tokenizer_new(backend.to_str().encode())
-        except ValueError:
-            handle = None
-        if handle is not None:
-            with_special = encode_many(tokenizer, ["x"], special=True)[0]
-            plain = encode_many(tokenizer, ["x"])[0]
-            k = _find(with_special, plain)
-            go = _GoTokenizer(handle, bool(info.get("nfc")), with_special[:k], with_special[k + len(plain):],
-                              os.getpid())
-        _go_tokenizers[tokenizer] = go
-        return go
-
-
-def _find(seq: list[int], sub: list[int]) -> int:
-    for i in range(len(seq) - len(sub) + 1):
-        if seq[i:i + len(sub)] == sub:
-            return i
-    return 0
+__all__ = [
+    "MAX_LENGTH",
+    "MAX_TOKEN_ID",
+    "MaskedTrajectory",
+    "TemplateError",
+    "TokenSpan",
+    "TrajectoryMasker",
+    "_go_tokenizer",
+    "assistant_message",
+    "encode_many",
+    "environment_messages",
+    "initial_messages",
+    "tool_calls_text",
+    "tool_result_text",
+]

@@ -1,0 +1,131 @@
+"""The masker's output: ``MaskedTrajectory`` (one trajectory's token ids, mask, spans and rewards) and
+``TokenSpan`` (one piece of the response), with the limits of what the Go core lays out."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from llenvs_go.core._build import builder, gc_paused
+
+_PROMPT, _MODEL, _ENV = 0, 1, 2
+#: The largest token id and ``max_length`` the Go core takes (they travel as int32).
+MAX_TOKEN_ID = 2**31 - 1
+MAX_LENGTH = 2**31 - 1
+_SOURCES: tuple[Literal["model", "environment"], ...] = ("model", "model", "environment")
+
+
+@dataclass(frozen=True)
+class TokenSpan:
+    """One piece of the response: its text, its token ids, who produced it and its step (from 0)."""
+
+    text: str
+    token_ids: tuple[int, ...]
+    source: Literal["model", "environment"]
+    step_index: int
+
+
+@dataclass(frozen=True)
+class MaskedTrajectory:
+    """A trajectory as training tensors.
+
+    Attributes:
+        prompt_ids: the prompt's tokens (never cut).
+        response_ids: every response token, model and environment, in order.
+        response_mask: 1 for a model token, 0 for an environment token; as long as ``response_ids``.
+        spans: the response's pieces, in order.
+        rewards: one reward total per step (transition).
+        num_turns: the number of steps.
+        truncated: whether the response was cut at the masker's ``max_length``.
+        token_rewards: one float per response token: each step's reward on the last model token of
+            that step, 0.0 elsewhere.
+        response_logprobs: per response token, the carried logprob of a model token and 0.0 elsewhere;
+            None when no action carried logprobs.
+
+    The ``spans`` of a result of :meth:`TrajectoryMasker.mask_batch` are built when first read.
+    """
+
+    prompt_ids: tuple[int, ...]
+    response_ids: tuple[int, ...]
+    response_mask: tuple[int, ...]
+    spans: tuple[TokenSpan, ...]
+    rewards: tuple[float, ...]
+    num_turns: int = 0
+    truncated: bool = False
+    token_rewards: tuple[float, ...] = ()
+    response_logprobs: tuple[float, ...] | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        # Only reached when ``spans`` is not built yet: mask_batch builds them when first read.
+        if name == "spans":
+            d = self.__dict__
+            source = d.get("_spans_source")
+            if source is not None:
+                d["spans"] = spans = source.spans(d["_spans_at"], self.response_ids, self.truncated)
+                d.pop("_spans_source", None)
+                d.pop("_spans_at", None)
+                return spans
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {f: getattr(self, f) for f in _MASKED_FIELDS}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The tensors as lists: ``prompt_ids``, ``response_ids``, ``response_mask``, ``rewards``,
+        ``num_turns``, ``truncated``, ``token_rewards`` and ``response_logprobs``."""
+        return {
+            "prompt_ids": list(self.prompt_ids),
+            "response_ids": list(self.response_ids),
+            "response_mask": list(self.response_mask),
+            "rewards": list(self.rewards),
+            "num_turns": self.num_turns,
+            "truncated": self.truncated,
+            "token_rewards": list(self.token_rewards),
+            "response_logprobs": None if self.response_logprobs is None else list(self.response_logprobs),
+        }
+
+
+_MASKED_FIELDS = ("prompt_ids", "response_ids", "response_mask", "spans", "rewards", "num_turns", "truncated",
+                  "token_rewards", "response_logprobs")
+
+
+class _SpanSource:
+    """What the spans of a batch's trajectories are built from, when first read: the fragments' texts and
+    the span records of the Go core's packed result (no reference to the trajectories themselves)."""
+
+    __slots__ = ("texts", "records", "decode")
+
+    def __init__(self, texts: list[str], records: list[int], decode: Any):
+        self.texts = texts
+        self.records = records  # (start, end, source, step, fragment) per span, flat
+        self.decode = decode
+
+    def spans(self, at: tuple[int, int], response: tuple[int, ...], truncated: bool) -> tuple[TokenSpan, ...]:
+        """The spans of records ``at[0] .. at[1]`` over ``response``."""
+        recs, texts, sources, build = self.records, self.texts, _SOURCES, _build_span
+        with gc_paused():  # tuples of ints and spans: no collection pass can free any of them
+            out = [build(texts[recs[5 * k + 4]], response[recs[5 * k]:recs[5 * k + 1]], sources[recs[5 * k + 2]],
+                         recs[5 * k + 3])
+                   for k in range(at[0], at[1])]
+        if truncated and self.decode is not None and out:  # the last span may be cut at max_length
+            cut = out[-1]
+            out[-1] = build(self.decode(list(cut.token_ids)), cut.token_ids, cut.source, cut.step_index)
+        return tuple(out)
+
+
+# ---------------------------------------------------------------------------------------------
+# The conversation: what an episode looks like as chat messages. The agent loops send these
+# messages to the model, and the masker renders the same ones, so the two always agree.
+
+
+_build_span = builder(TokenSpan, ("text", "token_ids", "source", "step_index"))
+_build_masked = builder(MaskedTrajectory, ("prompt_ids", "response_ids", "response_mask", "_spans_source",
+                                           "_spans_at", "rewards", "num_turns", "truncated", "token_rewards",
+                                           "response_logprobs"))
+
+
+# The classes are public at llenvs_go.integrations.token_mask, and pickles name them there.
+TokenSpan.__module__ = MaskedTrajectory.__module__ = "llenvs_go.integrations.token_mask"
