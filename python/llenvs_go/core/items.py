@@ -17,6 +17,7 @@ from llenvs_go import _native
 from llenvs_go._native import ffi
 from llenvs_go.core.columns import BatchSlot
 
+
 def template_parts(template: str | None) -> list[str] | None:
     """The literal parts of a ``{question}`` template, the question going between each two.
 
