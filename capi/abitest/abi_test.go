@@ -375,7 +375,7 @@ func TestToldStep(t *testing.T) {
 	}
 	headLen = binary.LittleEndian.Uint64([]byte(reply[:8]))
 	if err := json.Unmarshal([]byte(reply[8:8+headLen]), &head); err != nil || head[2].(float64) != 0 ||
-		len(head[4].([]any)) != 6 {
+		len(head[4].([]any)) != 5 {
 		t.Fatalf("head after an unknown version: %v, %v", head, err)
 	}
 	tests := []struct {
