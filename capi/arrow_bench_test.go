@@ -30,10 +30,11 @@ func BenchmarkItemsArrowLegCounting(b *testing.B) {
 		core.ParallelFor(n, func(lo, hi int) {
 			bt.TaskTextsBulk(idx[lo:hi], prompts[lo:hi], truths[lo:hi], errs[lo:hi])
 		})
-		buf, _, err := packArrow(idx, prompts, truths, errs, lay)
+		rows, failed, err := itemsBatch(idx, prompts, truths, errs, lay)
 		if err != nil {
 			b.Fatal(err)
 		}
-		freeC(buf)
+		rows.free()
+		failed.free()
 	}
 }

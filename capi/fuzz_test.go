@@ -323,25 +323,21 @@ func FuzzPackItems(f *testing.F) {
 	})
 }
 
-// readSection returns section i of a packSections buffer.
-func readSection(buf []byte, i int) []byte {
-	le := binary.LittleEndian
-	off, n := le.Uint64(buf[8+16*i:]), le.Uint64(buf[16+16*i:])
-	return buf[off : off+n]
+// utf8At reads row r of a utf8 column before export (nil when null).
+func utf8At(c *cColumn, r int) *string {
+	if v := c.buffers[0]; v != nil && (*(*byte)(unsafe.Add(v, r/8)))&(1<<(r%8)) == 0 {
+		return nil
+	}
+	offs := unsafe.Slice((*int32)(c.buffers[1]), c.length+1)
+	s := string(unsafe.Slice((*byte)(c.buffers[2]), offs[c.length])[offs[r]:offs[r+1]])
+	return &s
 }
 
-// column reads Arrow string column row r from its offsets and data sections.
-func column(buf []byte, offsets, data, r int) string {
-	offs, d := readSection(buf, offsets), readSection(buf, data)
-	a, b := binary.LittleEndian.Uint32(offs[4*r:]), binary.LittleEndian.Uint32(offs[4*r+4:])
-	return string(d[a:b])
-}
-
-// FuzzItemsArrow decodes arbitrary item layouts and packs rows as
-// llenvs_items_arrow does: a layout is decoded or refused with a reported
-// error; the packed columns read back as the prompts, ground truths and
-// the chat messages the layout describes, and failed rows as errors.
-func FuzzItemsArrow(f *testing.F) {
+// FuzzItemsBatch decodes arbitrary item layouts and builds rows as
+// llenvs_items_batch does: a layout is decoded or refused with a reported
+// error; the columns read back as the prompts, ground truths and the chat
+// messages the layout describes, and failed rows as the error batch.
+func FuzzItemsBatch(f *testing.F) {
 	f.Add(`{"system": "Answer in <answer> tags.", "template": ["Q: ", "\nA:"]}`, "How many legs?", "4")
 	f.Add(`{"template": ["", "", ""]}`, "x", "")
 	f.Add(`{"system": null, "template": []}`, "", "y")
@@ -354,46 +350,54 @@ func FuzzItemsArrow(f *testing.F) {
 			checkReported(t, err)
 			return
 		}
-		idx := []int64{3, 5, 7}
-		prompts := []string{prompt, "", truth}
-		truths := []*string{&truth, nil, &prompt}
-		errs := []error{nil, errors.New("task 5 failed"), nil}
-		p, size, err := packArrow(idx, prompts, truths, errs, lay)
+		idx := []int64{3, 5, 7, 9}
+		prompts := []string{prompt, "", truth, prompt}
+		truths := []*string{&truth, nil, &prompt, nil}
+		errs := []error{nil, errors.New("task 5 failed"), nil, nil}
+		rows, failed, err := itemsBatch(idx, prompts, truths, errs, lay)
 		if err != nil {
 			checkReported(t, err)
 			return
 		}
-		buf := append([]byte(nil), unsafe.Slice((*byte)(p), size)...)
-		freeC(p)
-		if rows := binary.LittleEndian.Uint64(buf); rows != 2 {
-			t.Fatalf("%d rows, want 2", rows)
+		defer rows.free()
+		defer failed.free()
+		if rows.length != 3 || failed.length != 1 {
+			t.Fatalf("%d rows and %d errors, want 3 and 1", rows.length, failed.length)
 		}
 		perRow := 1
 		if lay.System != nil {
 			perRow = 2
 		}
-		for r, k := range []int{0, 2} {
-			if got := int64(binary.LittleEndian.Uint64(readSection(buf, arrowTaskIndex)[8*r:])); got != idx[k] {
-				t.Fatalf("row %d task_index %d, want %d", r, got, idx[k])
+		taskIndex := unsafe.Slice((*int64)(rows.children[0].buffers[1]), 3)
+		content := rows.children[3].children[0].children[1]
+		for r, k := range []int{0, 2, 3} {
+			if taskIndex[r] != idx[k] {
+				t.Fatalf("row %d task_index %d, want %d", r, taskIndex[r], idx[k])
 			}
-			if got := column(buf, arrowPromptOffsets, arrowPromptData, r); got != prompts[k] {
+			if got := *utf8At(rows.children[1], r); got != prompts[k] {
 				t.Fatalf("row %d prompt %q, want %q", r, got, prompts[k])
 			}
-			if got := column(buf, arrowTruthOffsets, arrowTruthData, r); got != *truths[k] {
-				t.Fatalf("row %d ground truth %q, want %q", r, got, *truths[k])
+			if got := utf8At(rows.children[2], r); (got == nil) != (truths[k] == nil) || got != nil && *got != *truths[k] {
+				t.Fatalf("row %d ground truth %v, want %v", r, got, truths[k])
 			}
 			user := lay.Template[0]
 			for _, lit := range lay.Template[1:] {
 				user += prompts[k] + lit
 			}
-			if got := column(buf, arrowContentOffsets, arrowContentData, r*perRow+perRow-1); got != user {
+			if got := *utf8At(content, r*perRow+perRow-1); got != user {
 				t.Fatalf("row %d user message %q, want %q", r, got, user)
 			}
-			if lay.System != nil && column(buf, arrowContentOffsets, arrowContentData, r*perRow) != *lay.System {
+			if lay.System != nil && *utf8At(content, r*perRow) != *lay.System {
 				t.Fatalf("row %d system message lost", r)
 			}
 		}
-		if got := column(buf, arrowErrorOffsets, arrowErrorData, 0); got != "task 5 failed" {
+		if rows.children[2].nulls != 1 {
+			t.Fatalf("ground_truth null count %d, want 1", rows.children[2].nulls)
+		}
+		if pos := *(*int64)(failed.children[0].buffers[1]); pos != 1 {
+			t.Fatalf("error position %d, want 1", pos)
+		}
+		if got := *utf8At(failed.children[1], 0); got != "task 5 failed" {
 			t.Fatalf("error %q", got)
 		}
 	})

@@ -214,3 +214,12 @@ func packSections(count uint64, sections [][]byte) []byte {
 	}
 	return buf
 }
+
+// int64Bytes views v as little-endian bytes (the platforms we build for
+// are little-endian).
+func int64Bytes(v []int64) []byte {
+	if len(v) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*byte)(unsafe.Pointer(&v[0])), 8*len(v))
+}

@@ -110,10 +110,12 @@ int32_t llenvs_env_new_columns(const char *cfg, size_t cfg_len, size_t n_columns
                                     handle, out, out_len);
 }
 
-int32_t llenvs_items_arrow(uint64_t handle, const int64_t *indices, size_t n, const char *layout, size_t layout_len,
-                           char **out, size_t *out_len) {
+int32_t llenvs_items_batch(uint64_t handle, const int64_t *indices, size_t n, const char *layout, size_t layout_len,
+                           struct ArrowSchema *schema, struct ArrowArray *array, struct ArrowSchema *err_schema,
+                           struct ArrowArray *err_array, char **out, size_t *out_len) {
     if (forked) return fork_error(out, out_len);
-    return llenvsgo_items_arrow(handle, (int64_t *)indices, n, (char *)layout, layout_len, out, out_len);
+    return llenvsgo_items_batch(handle, (int64_t *)indices, n, (char *)layout, layout_len, schema, array, err_schema,
+                                err_array, out, out_len);
 }
 
 int32_t llenvs_score_texts(uint64_t handle, const int64_t *indices, const char *const *texts, const int64_t *lens,

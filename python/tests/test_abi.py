@@ -17,7 +17,8 @@ def _declarations(text: str) -> list[str]:
     keep = []
     for line in text.splitlines():
         line = line.strip()
-        if not line or line.startswith(("#ifndef", "#endif", "#include")) or line == "#define LLENVS_H":
+        skip = ("#define LLENVS_H", "#define ARROW_C_DATA_INTERFACE")
+        if not line or line.startswith(("#ifndef", "#endif", "#include")) or line in skip:
             continue
         keep.append(" ".join(line.split()))
     return keep
