@@ -6,7 +6,8 @@ prime_math and geo3k when present) are scored one call at a time, as veRL's naiv
 call), then veRL's own rule module (loaded from the installed veRL by path, since ``import verl`` needs ray
 and torch); ours run first because prime_math's baseline starts a process per call, and what runs right
 after thousands of those is slowed by them. Everything runs in this process, in turn, repeated; the table
-prints medians, the spread and the ratios. The user's path is timed end to end: the values returned, as veRL receives them.
+prints medians, the spread and the ratios. The user's path is timed end to end: the values returned, as
+veRL receives them.
 
     PYTHONPATH=python python scripts/bench_recipes.py [--n 4000] [--repeats 5]
 """
