@@ -171,9 +171,13 @@ func primeMatchAnswer(s string, w *pmWork) (string, bool) {
 // lowers to an ASCII letter of the markers (U+212A lowers to "k", which
 // none has), and the "i" of U+0130 is followed by U+0307, which none
 // has, so the ASCII-folded copy finds exactly Python's matches.
+//
+// Where s holds no U+0130 the two texts have the same code points at the
+// same byte offsets, so rfind, from and to use byte offsets; otherwise
+// they use Python's code-point indices (with the shift of U+0130).
 type folded struct {
-	s, low string
-	ascii  bool // s is ASCII: code-point indices are byte offsets
+	s, low   string
+	bytewise bool // indices are byte offsets
 }
 
 func newFolded(s string) folded {
@@ -197,9 +201,9 @@ func newFolded(s string) folded {
 			upper = i &^ 7
 		}
 	}
-	ascii := high&0x8080808080808080 == 0
+	bytewise := high&0x8080808080808080 == 0 || !strings.Contains(s, "\u0130")
 	if upper < 0 {
-		return folded{s, s, ascii}
+		return folded{s, s, bytewise}
 	}
 	b := make([]byte, len(s))
 	copy(b, s[:upper])
@@ -215,7 +219,7 @@ func newFolded(s string) folded {
 		}
 		b[i] = c
 	}
-	return folded{s, unsafe.String(&b[0], len(b)), ascii}
+	return folded{s, unsafe.String(&b[0], len(b)), bytewise}
 }
 
 // upperMask has the top bit set in each byte of w that is an ASCII
@@ -229,10 +233,11 @@ func upperMask(w uint64) uint64 {
 	return atLeastA &^ pastZ &^ w & (0x80 * ones)
 }
 
-// rfind is the code-point index Python's rfind gives in the lowered text.
+// rfind is the index Python's rfind gives in the lowered text (a byte
+// offset where the text is bytewise).
 func (t folded) rfind(marker string) int {
 	k := lastIndex(t.low, marker)
-	if k < 0 || t.ascii || pycompat.IsASCII(t.s[:k]) {
+	if k < 0 || t.bytewise {
 		return k
 	}
 	return cpCount(t.s[:k]) + strings.Count(t.s[:k], "\u0130")
@@ -240,18 +245,18 @@ func (t folded) rfind(marker string) int {
 
 func (t folded) from(cp int) folded {
 	k := max(0, min(cp, len(t.s)))
-	if !t.ascii {
+	if !t.bytewise {
 		k = cpOffset(t.s, cp)
 	}
-	return folded{t.s[k:], t.low[k:], t.ascii}
+	return folded{t.s[k:], t.low[k:], t.bytewise}
 }
 
 func (t folded) to(cp int) folded {
 	k := max(0, min(cp, len(t.s)))
-	if !t.ascii {
+	if !t.bytewise {
 		k = cpOffset(t.s, cp)
 	}
-	return folded{t.s[:k], t.low[:k], t.ascii}
+	return folded{t.s[:k], t.low[:k], t.bytewise}
 }
 
 func (t folded) strip() folded {
@@ -260,7 +265,7 @@ func (t folded) strip() folded {
 	if a >= b {
 		return folded{}
 	}
-	return folded{t.s[a:b], t.low[a:b], t.ascii}
+	return folded{t.s[a:b], t.low[a:b], t.bytewise}
 }
 
 // cpCount counts code points, an invalid byte as one (as pycompat.Lower keeps them).

@@ -101,31 +101,33 @@ func textWrapped(s string) (string, bool) {
 // prmStripString is math_normalize._strip_string; false where it raises.
 // The flavors differ only in what they remove as percent signs.
 func prmStripString(s string, fl graderFlavor) (string, bool) {
-	s = strings.ReplaceAll(s, "\n", "")
-	s = strings.ReplaceAll(s, `\!`, "")
-	s = strings.ReplaceAll(s, `\\`, `\`)
-	s = strings.ReplaceAll(s, "tfrac", "frac")
-	s = strings.ReplaceAll(s, "dfrac", "frac")
-	s = strings.ReplaceAll(s, `\left`, "")
-	s = strings.ReplaceAll(s, `\right`, "")
-	s = strings.ReplaceAll(s, `^{\circ}`, "")
-	s = strings.ReplaceAll(s, `^\circ`, "")
-	s = strings.ReplaceAll(s, `\$`, "")
-	if k := strings.Index(s, `\text{ `); k >= 0 {
-		if strings.Count(s, `\text{ `) != 1 {
+	t := newTextEdit(s)
+	t.replaceAll("\n", "")
+	t.replaceAll(`\!`, "")
+	t.replaceAll(`\\`, `\`)
+	t.replaceAll("tfrac", "frac")
+	t.replaceAll("dfrac", "frac")
+	t.replaceAll(`\left`, "")
+	t.replaceAll(`\right`, "")
+	t.replaceAll(`^{\circ}`, "")
+	t.replaceAll(`^\circ`, "")
+	t.replaceAll(`\$`, "")
+	if t.contains(`\text{ `) {
+		if strings.Count(t.s, `\text{ `) != 1 {
 			return "", false
 		}
-		s = s[:k]
+		t.set(t.s[:strings.Index(t.s, `\text{ `)])
 	}
 	if fl == flavorPrime {
-		s = strings.ReplaceAll(s, `\\%`, "")
-		s = strings.ReplaceAll(s, `\%`, "")
+		t.replaceAll(`\\%`, "")
+		t.replaceAll(`\%`, "")
 	} else {
-		s = strings.ReplaceAll(s, `\%`, "")
-		s = strings.ReplaceAll(s, `%`, "")
+		t.replaceAll(`\%`, "")
+		t.replaceAll(`%`, "")
 	}
-	s = strings.ReplaceAll(s, " .", " 0.")
-	s = strings.ReplaceAll(s, "{.", "{0.")
+	t.replaceAll(" .", " 0.")
+	t.replaceAll("{.", "{0.")
+	s = t.s
 	if s == "" {
 		return s, true
 	}
@@ -161,24 +163,26 @@ func prmNormalize(s string, fl graderFlavor, w *pmWork) string {
 	if t, ok := textWrapped(s); ok {
 		s = t
 	}
-	s = strings.ReplaceAll(s, `\%`, "%")
-	s = strings.ReplaceAll(s, `\$`, "$")
-	s = strings.ReplaceAll(s, "$", "")
-	s = strings.ReplaceAll(s, "%", "")
-	s = strings.ReplaceAll(s, " or ", " , ")
-	s = strings.ReplaceAll(s, " and ", " , ")
-	s = strings.ReplaceAll(s, "million", "*10^6")
-	s = strings.ReplaceAll(s, "billion", "*10^9")
-	s = strings.ReplaceAll(s, "trillion", "*10^12")
+	t := newTextEdit(s)
+	t.replaceAll(`\%`, "%")
+	t.replaceAll(`\$`, "$")
+	t.replaceAll("$", "")
+	t.replaceAll("%", "")
+	t.replaceAll(" or ", " , ")
+	t.replaceAll(" and ", " , ")
+	t.replaceAll("million", "*10^6")
+	t.replaceAll("billion", "*10^9")
+	t.replaceAll("trillion", "*10^12")
 	units := prmUnits
 	if fl == flavorMathruler {
 		units = mathrulerUnit
 	}
 	for _, u := range units {
-		if strings.Contains(s, u) {
-			s = removeUnit(s, u)
+		if t.contains(u) {
+			t.set(removeUnit(t.s, u))
 		}
 	}
+	s = t.s
 	s = removeCirc(s)
 	if len(s) > 0 && s[0] == '{' && s[len(s)-1] == '}' {
 		s = s[1 : len(s)-1]

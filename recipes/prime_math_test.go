@@ -46,6 +46,13 @@ func TestPrimeMath(t *testing.T) {
 		{`\boxed{-\frac{1}{\sqrt{2}}}`, `-\frac{\sqrt{2}}{2}`, 1},
 		{"Step 1: x\nStep 2: y\n\\boxed{7}", `7`, 1},
 		{`\boxed{\ln(2)}`, `\ln 2`, 0},
+		// Non-ASCII text before the markers: cuts at byte offsets must
+		// land where Python's code-point indices do.
+		{"Schön, ß und ü: the answer is 7. Danke", `7`, 1},
+		{"Größe ist = 12", `12`, 1},
+		{"Größe ist = 12", `13`, 0},
+		{"ÜBER: Answer: ñ 5", `5`, 0},
+		{"é is the answer, so x = 9 é", `9`, 0},
 	}
 	for _, c := range cases {
 		got := ScoreVerl("numina_olympiads", c.solution, c.groundTruth)
