@@ -392,7 +392,7 @@ func strIsInt(s string, w *pmWork) bool {
 // stripProperCommas is _strip_properly_formatted_commas: re.sub of
 // r"(\d)(,)(\d\d\d)($|\D)" by r"\1\3\4" until nothing changes.
 func stripProperCommas(s string, w *pmWork) string {
-	if strings.IndexByte(s, ',') < 0 {
+	if !mayStripComma(s) {
 		return s
 	}
 	for {
@@ -402,6 +402,23 @@ func stripProperCommas(s string, w *pmWork) string {
 			return s
 		}
 		s = next
+	}
+}
+
+// mayStripComma says whether some comma of s sits between bytes that can
+// belong to decimal digits (an ASCII digit, or any byte of a multi-byte
+// character): where none does, the pattern cannot match.
+func mayStripComma(s string) bool {
+	digitish := func(c byte) bool { return c-'0' < 10 || c >= 0x80 }
+	for i := 0; ; i++ {
+		k := strings.IndexByte(s[i:], ',')
+		if k < 0 {
+			return false
+		}
+		i += k
+		if i > 0 && i+1 < len(s) && digitish(s[i-1]) && digitish(s[i+1]) {
+			return true
+		}
 	}
 }
 
