@@ -9,8 +9,8 @@
 // the node's buffers, its children and its private block, so a consumer
 // may also move a child out and release it alone. No Go pointer leaves Go.
 //
-// Column kinds: fixed width (newFixedColumn: int64 "l" now; float64 "g",
-// int32 "i", uint8 "C" are one format string each), utf8 with an optional
+// Column kinds: fixed width (newFixedColumn: int64 "l", int32 "i",
+// float64 "g", uint8 "C"), utf8 with an optional
 // validity bitmap (newUTF8Column), list (newListColumn) and struct
 // (newStructColumn).
 package main
@@ -97,10 +97,13 @@ import (
 
 // Arrow format strings of the column kinds in use.
 const (
-	formatInt64  = "l"
-	formatUTF8   = "u"
-	formatList   = "+l"
-	formatStruct = "+s"
+	formatInt64   = "l"
+	formatInt32   = "i"
+	formatFloat64 = "g"
+	formatUint8   = "C"
+	formatUTF8    = "u"
+	formatList    = "+l"
+	formatStruct  = "+s"
 )
 
 // cColumn is one column (or child) before export: its Arrow type, length
@@ -186,6 +189,47 @@ func (w *utf8Writer) null() {
 	w.col.nulls++
 	w.n++
 	w.offsets[w.n] = int32(w.at)
+}
+
+// utf8ColumnOf is a utf8 column of values (nil entries are nulls when
+// nullable; without nullable none may be nil).
+func utf8ColumnOf(name string, values []*string, nullable bool) (*cColumn, error) {
+	bytes := 0
+	for _, v := range values {
+		if v != nil {
+			bytes += len(*v)
+		}
+	}
+	w, err := newUTF8Column(name, len(values), bytes, nullable)
+	if err != nil {
+		return nil, err
+	}
+	for _, v := range values {
+		if v == nil {
+			w.null()
+			continue
+		}
+		w.add(*v)
+		w.end()
+	}
+	return w.col, nil
+}
+
+// stringColumnOf is a non-null utf8 column of values.
+func stringColumnOf(name string, values []string) (*cColumn, error) {
+	bytes := 0
+	for _, v := range values {
+		bytes += len(v)
+	}
+	w, err := newUTF8Column(name, len(values), bytes, false)
+	if err != nil {
+		return nil, err
+	}
+	for _, v := range values {
+		w.add(v)
+		w.end()
+	}
+	return w.col, nil
 }
 
 // newListColumn is a non-null list column of rows lists over child, and
