@@ -26,11 +26,14 @@
  *
  * Scoring (llenvs_score_texts, llenvs_score_pytuple): totals[n] and
  * values[n * signals] are filled; flags[n] (optional) gets LLENVS_ITEM_FOUND
- * when an answer was extracted, LLENVS_ITEM_ERROR when scoring failed (with
- * LLENVS_ITEM_TIMEOUT when it stopped at its budget) and
- * LLENVS_ITEM_SPAN when the answer is bytes [spans[2i], spans[2i+1]) of the
- * response's UTF-8 (spans, optional, has 2n slots). With rich != 0, *out
- * gets the batch's columns (capi/scored.go).
+ * when an answer was extracted and LLENVS_ITEM_ERROR when scoring failed
+ * (with LLENVS_ITEM_TIMEOUT when it stopped at its budget). With
+ * LLENVS_SCORE_ANSWERS in columns, schema and array get a record batch
+ * (answer nullable utf8: null where nothing was extracted; error nullable
+ * utf8: why the item failed). llenvs_describe_texts gives, per item, what
+ * its metadata holds besides the answer (extraction: the extractor's
+ * description as a JSON object; expected: the task's ground truth; both
+ * nullable utf8), extracting again and scoring nothing.
  *
  * Many episodes at once (capi/episodes_batch.go): llenvs_env_reset_many
  * starts one episode per index into episodes[n] and returns the prompts and
@@ -48,7 +51,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define LLENVS_ABI_VERSION 6
+#define LLENVS_ABI_VERSION 7
 
 #define LLENVS_OK 0
 #define LLENVS_ERR_INVALID -1
@@ -131,9 +134,11 @@ int32_t llenvs_episodes_step_pytuple(const uint64_t *episodes, int64_t *steps, c
  * structs, filled only on success; the caller releases each with its own
  * release callback. */
 int32_t llenvs_items_batch(uint64_t handle, const int64_t *indices, size_t n, const char *layout, size_t layout_len, struct ArrowSchema *schema, struct ArrowArray *array, struct ArrowSchema *err_schema, struct ArrowArray *err_array, char **out, size_t *out_len);
-int32_t llenvs_score_texts(uint64_t handle, const int64_t *indices, const char *const *texts, const int64_t *lens, size_t n, double *totals, double *values, uint8_t *flags, int64_t *spans, int32_t rich, char **out, size_t *out_len);
+#define LLENVS_SCORE_ANSWERS 1
+int32_t llenvs_score_texts(uint64_t handle, const int64_t *indices, const char *const *texts, const int64_t *lens, size_t n, int32_t columns, double *totals, double *values, uint8_t *flags, struct ArrowSchema *schema, struct ArrowArray *array, char **out, size_t *out_len);
+int32_t llenvs_describe_texts(uint64_t handle, const int64_t *indices, const char *const *texts, const int64_t *lens, size_t n, struct ArrowSchema *schema, struct ArrowArray *array, char **out, size_t *out_len);
 int32_t llenvs_set_python_api(void *gil_ensure, void *gil_release, void *as_utf8, void *err_clear, void *tuple_item);
-int32_t llenvs_score_pytuple(uint64_t handle, const int64_t *indices, void *texts, size_t n, double *totals, double *values, uint8_t *flags, int64_t *spans, int32_t rich, char **out, size_t *out_len);
+int32_t llenvs_score_pytuple(uint64_t handle, const int64_t *indices, void *texts, size_t n, int32_t columns, double *totals, double *values, uint8_t *flags, struct ArrowSchema *schema, struct ArrowArray *array, char **out, size_t *out_len);
 /* One response, a Python str read in place, for a caller that holds the GIL
  * (it is not released: the call lasts about a microsecond). result has 6 +
  * signals 8-byte slots: the total (double), the LLENVS_ITEM_* flags, the

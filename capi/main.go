@@ -182,7 +182,7 @@ func llenvsgo_call(method *C.char, req *C.char, reqLen C.size_t, out **C.char, o
 	defer guard(&rc, out, outLen)
 	switch m := C.GoString(method); m {
 	case "info":
-		return reply(map[string]any{"abi_version": 6, "go_version": runtime.Version(), "json": codecName, // LLENVS_ABI_VERSION in llenvs.h
+		return reply(map[string]any{"abi_version": 7, "go_version": runtime.Version(), "json": codecName, // LLENVS_ABI_VERSION in llenvs.h
 			"max_procs": runtime.GOMAXPROCS(0), "max_procs_limit": maxProcsLimit(), "num_cpu": runtime.NumCPU(), "test_hooks": len(testHooks) > 0}, out, outLen)
 	case "list_environments":
 		return reply(core.ListEnvironments(), out, outLen)
@@ -497,35 +497,14 @@ func llenvsgo_score_one(h C.uint64_t, index C.int64_t, text *C.char, n C.int64_t
 
 //export llenvsgo_score_texts
 func llenvsgo_score_texts(h C.uint64_t, indices *C.int64_t, texts **C.char, lens *C.int64_t, n C.size_t,
-	totals *C.double, values *C.double, flags *C.uint8_t, spans *C.int64_t, rich C.int32_t, out **C.char,
-	outLen *C.size_t) (rc C.int32_t) {
+	columns C.int32_t, totals *C.double, values *C.double, flags *C.uint8_t, schema *C.struct_ArrowSchema,
+	array *C.struct_ArrowArray, out **C.char, outLen *C.size_t) (rc C.int32_t) {
 	defer guard(&rc, out, outLen)
-	env, err := getEnv(uint64(h))
+	st, idx, strs, err := scoringArgs(h, indices, texts, lens, n)
 	if err != nil {
 		return fail(err, out, outLen)
 	}
-	st, ok := env.(core.SingleTurn)
-	if !ok {
-		return fail(fmt.Errorf("environment %q is not single-turn and cannot be scored", env.Spec().Name), out, outLen)
-	}
-	count := int(n)
-	if count == 0 {
-		toC(nil, out, outLen)
-		return statusOK
-	}
-	idx := unsafe.Slice((*int64)(unsafe.Pointer(indices)), count)
-	for k, i := range idx {
-		if err := st.Check(int(i)); err != nil {
-			return fail(fmt.Errorf("task_indices[%d]: %w", k, err), out, outLen)
-		}
-	}
-	ptrs := unsafe.Slice((**C.char)(unsafe.Pointer(texts)), count)
-	ls := unsafe.Slice((*int64)(unsafe.Pointer(lens)), count)
-	strs := make([]string, count)
-	for k := range strs {
-		// Views of caller memory, read only during this call.
-		strs[k] = unsafe.String((*byte)(unsafe.Pointer(ptrs[k])), int(ls[k]))
-	}
+	count := len(strs)
 	outs := make([]core.Scored, count)
 	core.ScoreBatch(st, idx, strs, outs)
 	nsig := len(st.SignalSpecs())
@@ -537,10 +516,6 @@ func llenvsgo_score_texts(h C.uint64_t, indices *C.int64_t, texts **C.char, lens
 	var fl []uint8
 	if flags != nil {
 		fl = unsafe.Slice((*uint8)(unsafe.Pointer(flags)), count)
-	}
-	var sp []int64
-	if spans != nil {
-		sp = unsafe.Slice((*int64)(unsafe.Pointer(spans)), 2*count)
 	}
 	for k := range outs {
 		o := &outs[k]
@@ -556,19 +531,16 @@ func llenvsgo_score_texts(h C.uint64_t, indices *C.int64_t, texts **C.char, lens
 			if o.Err != nil {
 				f |= itemErrorFlags(o.Err)
 			}
-			if sp != nil && o.Extraction.Found {
-				if a, b, ok := spanOf(strs[k], o.Extraction.Answer); ok {
-					sp[2*k], sp[2*k+1] = a, b
-					f |= itemSpan
-				}
-			}
 			fl[k] = f
 		}
 	}
-	if rich == 0 {
-		*out, *outLen = nil, 0 // nothing to free
-		return statusOK
+	*out, *outLen = nil, 0 // nothing to free
+	if columns&scoreAnswers != 0 {
+		batch, err := scoredBatch(outs)
+		if err != nil {
+			return fail(fmt.Errorf("score_texts: %w", err), out, outLen)
+		}
+		exportBatch(batch, schema, array)
 	}
-	toC(packScored(st, idx, strs, outs), out, outLen)
 	return statusOK
 }

@@ -72,10 +72,24 @@ func BenchmarkScoreBatch(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(texts)), "ns/response")
 		})
-		b.Run(fmt.Sprintf("rich/%d", size), func(b *testing.B) {
+		b.Run(fmt.Sprintf("answers/%d", size), func(b *testing.B) {
 			for it := 0; it < b.N; it++ {
 				core.ScoreBatch(st, idx, texts, outs)
-				_ = packScored(st, idx, texts, outs)
+				batch, err := scoredBatch(outs)
+				if err != nil {
+					b.Fatal(err)
+				}
+				batch.free()
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(texts)), "ns/response")
+		})
+		b.Run(fmt.Sprintf("details/%d", size), func(b *testing.B) {
+			for it := 0; it < b.N; it++ {
+				batch, err := describedBatch(st, idx, texts)
+				if err != nil {
+					b.Fatal(err)
+				}
+				batch.free()
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(texts)), "ns/response")
 		})

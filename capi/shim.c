@@ -119,11 +119,19 @@ int32_t llenvs_items_batch(uint64_t handle, const int64_t *indices, size_t n, co
 }
 
 int32_t llenvs_score_texts(uint64_t handle, const int64_t *indices, const char *const *texts, const int64_t *lens,
-                           size_t n, double *totals, double *values, uint8_t *flags, int64_t *spans, int32_t rich,
-                           char **out, size_t *out_len) {
+                           size_t n, int32_t columns, double *totals, double *values, uint8_t *flags,
+                           struct ArrowSchema *schema, struct ArrowArray *array, char **out, size_t *out_len) {
     if (forked) return fork_error(out, out_len);
-    return llenvsgo_score_texts(handle, (int64_t *)indices, (char **)texts, (int64_t *)lens, n, totals, values, flags,
-                                spans, rich, out, out_len);
+    return llenvsgo_score_texts(handle, (int64_t *)indices, (char **)texts, (int64_t *)lens, n, columns, totals,
+                                values, flags, schema, array, out, out_len);
+}
+
+int32_t llenvs_describe_texts(uint64_t handle, const int64_t *indices, const char *const *texts, const int64_t *lens,
+                              size_t n, struct ArrowSchema *schema, struct ArrowArray *array, char **out,
+                              size_t *out_len) {
+    if (forked) return fork_error(out, out_len);
+    return llenvsgo_describe_texts(handle, (int64_t *)indices, (char **)texts, (int64_t *)lens, n, schema, array, out,
+                                   out_len);
 }
 
 int32_t llenvs_env_reset_many(uint64_t handle, const int64_t *indices, size_t n, uint64_t *episodes, char **out,
@@ -217,16 +225,16 @@ static int32_t read_pytuple(const char *fn, const char *what, void *texts, size_
 
 /* Scores the str items of a Python tuple without copying them (read_pytuple),
  * then releases the GIL for the Go work. */
-int32_t llenvs_score_pytuple(uint64_t handle, const int64_t *indices, void *texts, size_t n, double *totals,
-                             double *values, uint8_t *flags, int64_t *spans, int32_t rich, char **out,
-                             size_t *out_len) {
+int32_t llenvs_score_pytuple(uint64_t handle, const int64_t *indices, void *texts, size_t n, int32_t columns,
+                             double *totals, double *values, uint8_t *flags, struct ArrowSchema *schema,
+                             struct ArrowArray *array, char **out, size_t *out_len) {
     if (forked) return fork_error(out, out_len);
     const char **ptrs;
     int64_t *lens;
     int32_t rc = read_pytuple("llenvs_score_pytuple", "response", texts, n, &ptrs, &lens, out, out_len);
     if (rc != LLENVS_OK) return rc;
-    rc = llenvsgo_score_texts(handle, (int64_t *)indices, (char **)ptrs, lens, n, totals, values, flags, spans, rich,
-                              out, out_len);
+    rc = llenvsgo_score_texts(handle, (int64_t *)indices, (char **)ptrs, lens, n, columns, totals, values, flags,
+                              schema, array, out, out_len);
     free(ptrs);
     free(lens);
     return rc;

@@ -18,8 +18,9 @@ typedef void (*free_fn)(void *);
 typedef int32_t (*call_fn)(const char *, const char *, size_t, char **, size_t *);
 typedef int32_t (*env_new_fn)(const char *, size_t, uint64_t *, char **, size_t *);
 typedef int32_t (*env_reset_fn)(uint64_t, const char *, size_t, uint64_t *, char **, size_t *);
-typedef int32_t (*score_fn)(uint64_t, const int64_t *, const char *const *, const int64_t *, size_t, double *,
-                            double *, uint8_t *, int64_t *, int32_t, char **, size_t *);
+/* llenvs_score_texts; the record batch (columns != 0) is not asked for, so its structs are NULL. */
+typedef int32_t (*score_fn)(uint64_t, const int64_t *, const char *const *, const int64_t *, size_t, int32_t,
+                            double *, double *, uint8_t *, void *, void *, char **, size_t *);
 
 static void *sym(void *h, const char *name) {
     void *p = dlsym(h, name);
@@ -89,7 +90,7 @@ int main(int argc, char **argv) {
     int64_t idx[3] = {0, 0, 0};
     double totals[3], values[3];
     uint8_t flags[3];
-    if (((score_fn)sym(h, "llenvs_score_texts"))(env, idx, texts, lens, 3, totals, values, flags, NULL, 0, &out,
+    if (((score_fn)sym(h, "llenvs_score_texts"))(env, idx, texts, lens, 3, 0, totals, values, flags, NULL, NULL, &out,
                                                   &out_len) != 0)
         fail("score_texts", out);
     if (totals[0] != 1.0 || totals[1] != 0.0 || totals[2] != 0.0) {

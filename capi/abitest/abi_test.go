@@ -6,7 +6,6 @@
 package abitest
 
 import (
-	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"os"
@@ -35,8 +34,11 @@ var lib struct {
 	epStepTold  func(ep uint64, step int64, known uint64, text []byte, textLen int64, calls []byte, callsLen uintptr,
 		out *unsafe.Pointer, outLen *uintptr) int32
 	envDetails func(h uint64, recipe []byte, n uintptr, out *unsafe.Pointer, outLen *uintptr) int32
-	scoreTexts func(h uint64, idx *int64, texts *unsafe.Pointer, lens *int64, n uintptr, totals, values *float64,
-		flags *uint8, spans *int64, rich int32, out *unsafe.Pointer, outLen *uintptr) int32
+	scoreTexts func(h uint64, idx *int64, texts *unsafe.Pointer, lens *int64, n uintptr, columns int32,
+		totals, values *float64, flags *uint8, schema *cSchema, array *cArray, out *unsafe.Pointer,
+		outLen *uintptr) int32
+	describeTexts func(h uint64, idx *int64, texts *unsafe.Pointer, lens *int64, n uintptr, schema *cSchema,
+		array *cArray, out *unsafe.Pointer, outLen *uintptr) int32
 	recipeScoreBatch func(sources []byte, sourceOffs *int64, solutions []byte, solutionOffs *int64, truths []byte,
 		truthOffs *int64, n uintptr, scores *float64, statuses, flags *uint8, out *unsafe.Pointer, outLen *uintptr) int32
 	recipeScore func(source []byte, sourceLen uintptr, solution []byte, solutionLen uintptr, truth []byte,
@@ -75,6 +77,7 @@ func TestMain(m *testing.M) {
 	purego.RegisterLibFunc(&lib.envCall, h, "llenvs_env_call")
 	purego.RegisterLibFunc(&lib.envClose, h, "llenvs_env_close")
 	purego.RegisterLibFunc(&lib.scoreTexts, h, "llenvs_score_texts")
+	purego.RegisterLibFunc(&lib.describeTexts, h, "llenvs_describe_texts")
 	purego.RegisterLibFunc(&lib.envReset, h, "llenvs_env_reset")
 	purego.RegisterLibFunc(&lib.epStep, h, "llenvs_episode_step")
 	purego.RegisterLibFunc(&lib.epClose, h, "llenvs_episode_close")
@@ -109,7 +112,7 @@ func newEnv(t *testing.T, cfg string) uint64 {
 }
 
 func TestVersionThreadsAndInfo(t *testing.T) {
-	if v := lib.abiVersion(); v != 6 {
+	if v := lib.abiVersion(); v != 7 {
 		t.Fatalf("abi version %d", v)
 	}
 	prev := lib.setMaxProcs(1)
@@ -129,7 +132,7 @@ func TestVersionThreadsAndInfo(t *testing.T) {
 		t.Fatalf("info rc %d", rc)
 	}
 	var info map[string]any
-	if err := json.Unmarshal([]byte(take(out, n)), &info); err != nil || info["abi_version"] != float64(6) {
+	if err := json.Unmarshal([]byte(take(out, n)), &info); err != nil || info["abi_version"] != float64(7) {
 		t.Errorf("info = %v, %v", info, err)
 	}
 	if limit, _ := info["max_procs_limit"].(float64); limit < 64 {
@@ -257,33 +260,47 @@ func TestHandleLifecycleAndScoring(t *testing.T) {
 	totals := make([]float64, 3)
 	values := make([]float64, 3)
 	flags := make([]uint8, 3)
-	spans := make([]int64, 6)
-	if rc := lib.scoreTexts(h, &idx[0], &ptrs[0], &lens[0], 3, &totals[0], &values[0], &flags[0], &spans[0], 1, &out, &n); rc != 0 {
+	var schema cSchema
+	var array cArray
+	if rc := lib.scoreTexts(h, &idx[0], &ptrs[0], &lens[0], 3, 1, &totals[0], &values[0], &flags[0], &schema, &array,
+		&out, &n); rc != 0 {
 		t.Fatalf("score rc %d: %s", rc, take(out, n))
 	}
-	rich := []byte(take(out, n))
-	if totals[0] != 1 || totals[1] != 0 || totals[2] != 0 || flags[0] != 1|4 || flags[1] != 1|4 || flags[2] != 0 {
+	if totals[0] != 1 || totals[1] != 0 || totals[2] != 0 || flags[0] != 1 || flags[1] != 1 || flags[2] != 0 {
 		t.Errorf("totals %v flags %v", totals, flags)
 	}
-	if got := texts[0][spans[0]:spans[1]]; got != "100" {
-		t.Errorf("caller's span array: answer %q", got)
+	// The answers' record batch (LLENVS_SCORE_ANSWERS): answer and error, nullable utf8.
+	if got := schema.childNames(); !reflect.DeepEqual(got, []string{"answer", "error"}) || array.length != 3 {
+		t.Fatalf("scored batch columns %v, %d rows", got, array.length)
 	}
-	// The rich columns: item count, then (offset, length) per section; the
-	// first three sections are the answer kinds, starts and ends.
-	le := binary.LittleEndian
-	section := func(k int) []byte {
-		off, size := le.Uint64(rich[8+16*k:]), le.Uint64(rich[16+16*k:])
-		return rich[off : off+size]
+	if got := strs(array.utf8Column(0)); !reflect.DeepEqual(got, []string{"100", "99", "<null>"}) {
+		t.Errorf("answers %q", got)
 	}
-	kinds, starts, ends := section(0), section(1), section(2)
-	if le.Uint64(rich) != 3 || !bytes.Equal(kinds, []byte{1, 1, 0}) {
-		t.Fatalf("rich columns: count %d, answer kinds %v", le.Uint64(rich), kinds)
+	if got := strs(array.utf8Column(1)); !reflect.DeepEqual(got, []string{"<null>", "<null>", "<null>"}) {
+		t.Errorf("errors %q", got)
 	}
-	if a, b := le.Uint64(starts), le.Uint64(ends); texts[0][a:b] != "100" {
-		t.Errorf("answer span [%d, %d) of %q", a, b, texts[0])
+	releaseBatch(&schema, &array)
+	if schema.release != 0 || array.release != 0 {
+		t.Error("release callbacks did not mark the batch released")
 	}
+	if rc := lib.describeTexts(h, &idx[0], &ptrs[0], &lens[0], 3, &schema, &array, &out, &n); rc != 0 {
+		t.Fatalf("describe rc %d: %s", rc, take(out, n))
+	}
+	if got := schema.childNames(); !reflect.DeepEqual(got, []string{"extraction", "expected"}) {
+		t.Fatalf("described batch columns %v", got)
+	}
+	var first map[string]any
+	if desc := array.utf8Column(0); desc[0] == nil || json.Unmarshal([]byte(*desc[0]), &first) != nil ||
+		first["found"] != true {
+		t.Errorf("extraction descriptions %q", strs(desc))
+	}
+	if got := strs(array.utf8Column(1)); !reflect.DeepEqual(got, []string{"100", "100", "100"}) {
+		t.Errorf("expected answers %q", got)
+	}
+	releaseBatch(&schema, &array)
 	bad := []int64{0, 10, 0}
-	if rc := lib.scoreTexts(h, &bad[0], &ptrs[0], &lens[0], 3, &totals[0], &values[0], &flags[0], nil, 0, &out, &n); rc != -3 {
+	if rc := lib.scoreTexts(h, &bad[0], &ptrs[0], &lens[0], 3, 0, &totals[0], &values[0], &flags[0], nil, nil, &out,
+		&n); rc != -3 {
 		t.Errorf("out-of-range index rc %d", rc)
 	}
 	if msg := take(out, n); !strings.Contains(msg, "task_indices[1]") {

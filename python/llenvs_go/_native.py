@@ -21,11 +21,11 @@ from typing import Any
 
 from cffi import FFI
 
-ABI_VERSION = 6
+ABI_VERSION = 7
 
 # The declarations of capi/llenvs.h (tests check that the two agree).
 CDEF = """
-#define LLENVS_ABI_VERSION 6
+#define LLENVS_ABI_VERSION 7
 
 #define LLENVS_OK 0
 #define LLENVS_ERR_INVALID -1
@@ -91,9 +91,11 @@ int32_t llenvs_env_reset_many(uint64_t handle, const int64_t *indices, size_t n,
 int32_t llenvs_episodes_step_texts(const uint64_t *episodes, int64_t *steps, const int64_t *which, size_t batch, const char *const *texts, const int64_t *lens, size_t n, double *totals, uint8_t *flags, int32_t close_done, char **out, size_t *out_len);
 int32_t llenvs_episodes_step_pytuple(const uint64_t *episodes, int64_t *steps, const int64_t *which, size_t batch, void *texts, size_t n, double *totals, uint8_t *flags, int32_t close_done, char **out, size_t *out_len);
 int32_t llenvs_items_batch(uint64_t handle, const int64_t *indices, size_t n, const char *layout, size_t layout_len, struct ArrowSchema *schema, struct ArrowArray *array, struct ArrowSchema *err_schema, struct ArrowArray *err_array, char **out, size_t *out_len);
-int32_t llenvs_score_texts(uint64_t handle, const int64_t *indices, const char *const *texts, const int64_t *lens, size_t n, double *totals, double *values, uint8_t *flags, int64_t *spans, int32_t rich, char **out, size_t *out_len);
+#define LLENVS_SCORE_ANSWERS 1
+int32_t llenvs_score_texts(uint64_t handle, const int64_t *indices, const char *const *texts, const int64_t *lens, size_t n, int32_t columns, double *totals, double *values, uint8_t *flags, struct ArrowSchema *schema, struct ArrowArray *array, char **out, size_t *out_len);
+int32_t llenvs_describe_texts(uint64_t handle, const int64_t *indices, const char *const *texts, const int64_t *lens, size_t n, struct ArrowSchema *schema, struct ArrowArray *array, char **out, size_t *out_len);
 int32_t llenvs_set_python_api(void *gil_ensure, void *gil_release, void *as_utf8, void *err_clear, void *tuple_item);
-int32_t llenvs_score_pytuple(uint64_t handle, const int64_t *indices, void *texts, size_t n, double *totals, double *values, uint8_t *flags, int64_t *spans, int32_t rich, char **out, size_t *out_len);
+int32_t llenvs_score_pytuple(uint64_t handle, const int64_t *indices, void *texts, size_t n, int32_t columns, double *totals, double *values, uint8_t *flags, struct ArrowSchema *schema, struct ArrowArray *array, char **out, size_t *out_len);
 int32_t llenvs_score_one(uint64_t handle, int64_t index, void *text, void *result);
 int32_t llenvs_mask_batch(const int32_t *tokens, const int64_t *token_offsets, size_t n_fragments, const int32_t *segments, const int64_t *segment_offsets, const double *rewards, const int64_t *reward_offsets, size_t n, int64_t max_length, char **out, size_t *out_len);
 int32_t llenvs_tokenizer_new(const char *json, size_t json_len, uint64_t *handle, char **out, size_t *out_len);
@@ -143,6 +145,7 @@ KIND_TOKENIZER = 3
 ITEM_FOUND = 1
 ITEM_ERROR = 2
 ITEM_SPAN = 4
+SCORE_ANSWERS = 1
 ITEM_TIMEOUT = 8
 
 EPISODE_TERMINATED = 1

@@ -30,3 +30,16 @@ class BatchSlot:
 
         return pa.RecordBatch._import_from_c(int(ffi.cast("uintptr_t", self.array)),
                                              int(ffi.cast("uintptr_t", self.schema)))
+
+
+def strings(batch: Any, name: str) -> list[str | None]:
+    """The utf8 column ``name`` of ``batch`` as a list (None for nulls)."""
+    return batch.column(name).to_pylist()
+
+
+def present(batch: Any, name: str) -> dict[int, str]:
+    """Row -> value of the rows where the nullable utf8 column ``name`` is not null."""
+    column = batch.column(name)
+    if column.null_count == len(column):
+        return {}
+    return {i: v for i, v in enumerate(column.to_pylist()) if v is not None}

@@ -1,173 +1,117 @@
-"""Reading the Go library's reply to a scoring call: the rich buffer of a batch (its sections, in the order of
-``capi/scored.go``, decoded column by column when read) and one thread's result slots for a one-item call
-(``llenvs_score_one``)."""
+"""Reading the Go library's reply to a scoring call: a batch's record batch of answers and errors, the
+details its metadata is made of (fetched from Go when first read), and one thread's result slots for a
+one-item call (``llenvs_score_one``)."""
 
 from __future__ import annotations
 
 import ctypes
 import json
-import operator
-import struct
 import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from llenvs_go import _native
 from llenvs_go._native import ffi
+from llenvs_go.core import columns as _columns
+from llenvs_go.core.scoring_results import item_statuses
 
 _single = threading.local()  # per-thread result slots of score() and total(), by signal count
 
-_loads = json.loads
-_getitem = operator.getitem
 
-# Sections of the rich scoring buffer, in the order of capi/scored.go.
-(_ANSWER_KIND, _ANSWER_START, _ANSWER_END, _ANSWER_DATA, _META_OFFSETS, _META_DATA, _EXPECTED_INDEX,
- _EXPECTED_OFFSETS, _EXPECTED_DATA, _ERROR_ITEM, _ERROR_OFFSETS, _ERROR_DATA, _SECTIONS) = range(13)
-_ANSWER_SPAN, _ANSWER_OWN = 1, 2
+class ScoredColumns:
+    """What a Go-scored batch returned besides its floats, and what its results' metadata is made of.
 
-
-_HEAD = struct.Struct(f"<{1 + 2 * _SECTIONS}q")
-_SPAN = struct.Struct("<q")
-
-class _Columns:
-    """The rich part of a Go-scored batch: the library's one buffer, read where and when needed.
-
-    It also holds what an item's metadata is made from, so that a result
-    built from it refers to it alone (no reference cycle through the results).
+    ``batch`` is the call's record batch (answer, error); the details
+    (each item's extraction description and ground truth) come from
+    ``llenvs_describe_texts`` the first time any item's metadata is read.
     """
 
-    __slots__ = ("data", "head", "texts", "names", "indices", "backend", "fallback_expected", "statuses", "_errors",
-                 "_expected", "_extractions", "_metas", "_read_one")
+    __slots__ = ("batch", "texts", "names", "indices", "environment", "fallback_expected", "flags", "values",
+                 "totals", "_answers", "_errors", "_statuses", "_details")
 
-    def __init__(self, data: bytes, texts: Sequence[str], names: list[str], indices: list[int], backend: str,
+    def __init__(self, batch: Any, texts: Sequence[str], names: list[str], indices: Sequence[int], environment: Any,
                  fallback_expected: Callable[[int], str | None] | None = None):
-        self.data = data
-        self.head = _HEAD.unpack_from(data)
+        self.batch = batch
         self.texts = texts
         self.names = names
         self.indices = indices
-        self.backend = backend
+        self.environment = environment
         self.fallback_expected = fallback_expected
-        self.statuses: list[str] = []  # every item's outcome, set by the Scorer once the signals are final
+        self.flags = b""  # every item's LLENVS_ITEM_* flags, once the signals are final
+        self.values: list[float] = []
+        self.totals: list[float] = []
+        self._answers: list[str | None] | None = None
         self._errors: dict[int, str] | None = None
-        self._expected: dict[int, str] | None = None
-        self._extractions: list[Any] | None = None
-        self._metas: list[dict[str, Any]] | None = None
-        self._read_one = False
+        self._statuses: list[str] | None = None
+        self._details: tuple[list[Any], list[str | None]] | None = None
 
-    def _metadata_of(self, i: int) -> dict[str, Any]:
-        """Item i's metadata: per signal, and the backend; the error when it failed.
-
-        The first read builds only item i's; the next builds every item's at
-        once (a loop over the columns, with no per-item lookups in the buffer).
-        """
-        metas = self._metas
-        if metas is None:
-            if not self._read_one:
-                self._read_one = True
-                m = self._metadata(self.answer(i, self.texts[i]), self.extraction(i), self.indices[i])
-                error = self.errors().get(i)
-                if error is not None:
-                    m["error"] = error
-                m["status"] = self.statuses[i]
-                return m
-            metas = self._metas = self._all_metadata()
-        return metas[i]
-
-    def _all_metadata(self) -> list[dict[str, Any]]:
-        data, head = self.data, self.head
-        if self._extractions is None:
-            base = head[1 + 2 * _META_DATA]
-            self._extractions = _loads(data[base: base + head[2 + 2 * _META_DATA]])
-        make = self._metadata
-        out = [make(a, x, t) for a, x, t in zip(self.answers(self.texts), self._extractions, self.indices,
-                                                   strict=True)]
-        for i, error in self.errors().items():
-            out[i]["error"] = error
-        for m, status in zip(out, self.statuses, strict=True):
-            m["status"] = status
-        return out
-
-    def _metadata(self, answer: str | None, extraction: Any, task_index: int) -> dict[str, Any]:
-        metadata: dict[str, Any] = {}
-        for name in self.names:
-            if name == "correctness":
-                if answer is None:
-                    metadata[name] = {"extracted": None, "extraction": extraction}
-                else:
-                    expected = self.expected(task_index)
-                    if expected is None and self.fallback_expected is not None:
-                        expected = self.fallback_expected(task_index)
-                    metadata[name] = {"extracted": answer, "expected": expected, "extraction": extraction}
-            else:
-                metadata[name] = {"extraction": extraction}
-        metadata["backend"] = self.backend
-        return metadata
-
-    def answer(self, i: int, text: str) -> str | None:
-        data, head = self.data, self.head
-        k = data[head[1 + 2 * _ANSWER_KIND] + i]
-        if k == 0:
-            return None
-        a = _SPAN.unpack_from(data, head[1 + 2 * _ANSWER_START] + 8 * i)[0]
-        b = _SPAN.unpack_from(data, head[1 + 2 * _ANSWER_END] + 8 * i)[0]
-        if k == _ANSWER_SPAN:
-            if text.isascii():
-                return text[a:b]
-            return text.encode("utf-8", "surrogatepass")[a:b].decode("utf-8", "surrogatepass")
-        base = head[1 + 2 * _ANSWER_DATA]
-        return data[base + a: base + b].decode("utf-8", "surrogatepass")
-
-    def answers(self, texts: Sequence[str]) -> list[str | None]:
-        """Every item's extracted answer: the spans sliced from their strs in one pass over the batch."""
-        data, head = self.data, self.head
-        n = len(texts)
-        kinds = data[head[1 + 2 * _ANSWER_KIND]: head[1 + 2 * _ANSWER_KIND] + n]
-        starts = struct.unpack_from(f"<{n}q", data, head[1 + 2 * _ANSWER_START])
-        ends = struct.unpack_from(f"<{n}q", data, head[1 + 2 * _ANSWER_END])
-        # Spans are byte offsets, which are str offsets in an ASCII str (an O(1) test).
-        out: list[str | None] = list(map(_getitem, texts, map(slice, starts, ends)))
-        if kinds.count(_ANSWER_SPAN) != n:
-            base = head[1 + 2 * _ANSWER_DATA]
-            for i in [i for i, k in enumerate(kinds) if k != _ANSWER_SPAN]:
-                out[i] = None if kinds[i] == 0 else data[base + starts[i]: base + ends[i]].decode("utf-8",
-                                                                                              "surrogatepass")
-        if not all(map(str.isascii, texts)):
-            for i, t in enumerate(texts):
-                if kinds[i] == _ANSWER_SPAN and not t.isascii():
-                    out[i] = t.encode("utf-8", "surrogatepass")[starts[i]: ends[i]].decode("utf-8", "surrogatepass")
-        return out
-
-    def extraction(self, i: int) -> Any:
-        """Item i's extraction metadata; the first read of a batch decodes every item's at once."""
-        data, head = self.data, self.head
-        base = head[1 + 2 * _META_DATA]
-        if len(self.texts) == 1:
-            a, b = struct.unpack_from("<qq", data, head[1 + 2 * _META_OFFSETS] + 16 * i)
-            return _loads(data[base + a: base + b])
-        if self._extractions is None:
-            self._extractions = _loads(data[base: base + head[2 + 2 * _META_DATA]])
-        return self._extractions[i]
-
-    def expected(self, task_index: int) -> str | None:
-        if self._expected is None:
-            self._expected = self._strings(_EXPECTED_INDEX, _EXPECTED_OFFSETS, _EXPECTED_DATA)
-        return self._expected.get(task_index)
+    def answers(self) -> list[str | None]:
+        """Every item's extracted answer (None where nothing was extracted)."""
+        if self._answers is None:
+            self._answers = _columns.strings(self.batch, "answer")
+        return self._answers
 
     def errors(self) -> dict[int, str]:
+        """Position -> why scoring that item failed."""
         if self._errors is None:
-            self._errors = self._strings(_ERROR_ITEM, _ERROR_OFFSETS, _ERROR_DATA)
+            self._errors = _columns.present(self.batch, "error")
         return self._errors
 
-    def _strings(self, keys: int, offsets: int, data: int) -> dict[int, str]:
-        head, raw = self.head, self.data
-        count = head[2 + 2 * keys] // 8
-        if not count:
-            return {}
-        ks = struct.unpack_from(f"<{count}q", raw, head[1 + 2 * keys])
-        off = struct.unpack_from(f"<{count + 1}q", raw, head[1 + 2 * offsets])
-        base = head[1 + 2 * data]
-        return {k: raw[base + off[j]: base + off[j + 1]].decode("utf-8", "surrogatepass") for j, k in enumerate(ks)}
+    def statuses(self) -> list[str]:
+        """Every item's outcome (STATUSES), from its flags and signals."""
+        if self._statuses is None:
+            self._statuses = item_statuses(self.flags, self.values, self.names, self.totals)
+        return self._statuses
+
+    def metadata_of(self, i: int) -> dict[str, Any]:
+        """Item i's metadata: per signal, and the backend; the error when it failed, and its status."""
+        extractions, expected = self._described()
+        extraction = extractions[i]
+        answer = self.answers()[i]
+        metadata: dict[str, Any] = {}
+        for name in self.names:
+            if name != "correctness":
+                metadata[name] = {"extraction": extraction}
+            elif answer is None:
+                metadata[name] = {"extracted": None, "extraction": extraction}
+            else:
+                truth = expected[i]
+                if truth is None and self.fallback_expected is not None:
+                    truth = self.fallback_expected(self.indices[i])
+                metadata[name] = {"extracted": answer, "expected": truth, "extraction": extraction}
+        metadata["backend"] = self.environment.backend
+        error = self.errors().get(i)
+        if error is not None:
+            metadata["error"] = error
+        metadata["status"] = self.statuses()[i]
+        return metadata
+
+    def _described(self) -> tuple[list[Any], list[str | None]]:
+        if self._details is None:
+            batch = describe(self.environment.handle, self.indices, self.texts)
+            descriptions = _columns.strings(batch, "extraction")
+            # One JSON document for the whole batch: one parse, not one per item.
+            extractions = json.loads("[" + ",".join([d if d is not None else "null" for d in descriptions]) + "]")
+            self._details = (extractions, _columns.strings(batch, "expected"))
+        return self._details
+
+
+def describe(handle: int, indices: Sequence[int], texts: Sequence[str]) -> Any:
+    """``llenvs_describe_texts``: the record batch (extraction, expected) of texts against tasks indices."""
+    encoded = [t.encode("utf-8", "surrogatepass") for t in texts]
+    keep = [ffi.from_buffer(b) for b in encoded]
+    ptrs = ffi.new("char *[]", keep)
+    lens = ffi.new("int64_t[]", [len(b) for b in encoded])
+    idx = ffi.new("int64_t[]", list(indices))
+    slot = _columns.BatchSlot()
+    out = ffi.new("char **")
+    out_len = ffi.new("size_t *")
+    rc = _native.lib().llenvs_describe_texts(handle, idx, ptrs, lens, len(encoded), slot.schema, slot.array, out,
+                                             out_len)
+    data = _native.take_buffer(out, out_len)
+    if rc != _native.OK:
+        _native.raise_for(rc, data)
+    return slot.take()
 
 
 class _OneCall:

@@ -23,21 +23,17 @@ from typing import Any
 
 from llenvs_go import _deadline, _native
 from llenvs_go._native import ffi
+from llenvs_go.core.columns import BatchSlot
 from llenvs_go.core.dispatch import require_environment, scores_natively
-from llenvs_go.core.go_reply import _Columns, _one_call, _OneCall
+from llenvs_go.core.go_reply import ScoredColumns, _one_call, _OneCall
 from llenvs_go.core.native import NativeEnvironment
 from llenvs_go.core.scoring_results import (
     _HAS_ERROR,
     STATUSES,
+    ResultMetadata,
     ScoringFailureWarning,
     ScoringResult,
     ScoringResults,
-    _new,
-    _set_answer,
-    _set_index,
-    _set_signals,
-    _set_source,
-    _set_total,
     item_statuses,
     result_from_step,
     status_of,
@@ -211,18 +207,21 @@ class Scorer:
             answer = None
         d = c.doubles
         names = one[2]
-        signals = {names[0]: d[6]} if len(names) == 1 else {n: d[6 + j] for j, n in enumerate(names)}
-        r = _new(ScoringResult)
-        _set_total(r, d[0])
-        _set_signals(r, signals)
-        _set_answer(r, answer)
-        _set_source(r, self)
-        _set_index(r, (task_index, response))
-        return r
+        values = [d[6]] if len(names) == 1 else d[6: 6 + len(names)]
+        signals = {names[0]: values[0]} if len(names) == 1 else dict(zip(names, values, strict=True))
+        if f & _native.ITEM_ERROR:  # its metadata holds the error: the batch path gives it
+            return self._run((task_index,), (response,), rich=True)[0]
+        item = (task_index, response, answer, f, values, d[0])
+        return ScoringResult(d[0], signals, answer, ResultMetadata(self, item))
 
-    def _metadata_of(self, item: tuple[int, str]) -> dict[str, Any]:
-        # The metadata of a result of score(): the item scored again, with its columns.
-        return self._run(item[:1], item[1:], rich=True)[0].metadata
+    def metadata_of(self, item: tuple[int, str, str | None, int, list[float], float]) -> dict[str, Any]:
+        """The metadata of a result of :meth:`score` (its ``ResultMetadata`` reads it): the item's details from
+        Go, nothing scored again."""
+        task_index, response, answer, flags, values, total = item
+        columns = ScoredColumns(None, (response,), self._names, (task_index,), self.environment)
+        columns._answers, columns._errors = [answer], {}
+        columns.flags, columns.values, columns.totals = bytes((flags & 0xFF,)), values, [total]
+        return columns.metadata_of(0)
 
     def _score_general(self, task_index: int, response: str) -> ScoringResult:
         if not self._native:
@@ -412,18 +411,18 @@ class Scorer:
         flags = ffi.new("uint8_t[]", n)
         env = self.environment
         python_backend = env.backend == "python"
-        data = self._call(idx, texts, totals, values, flags, rich or python_backend)
+        batch = self._call(idx, texts, totals, values, flags, rich or python_backend)
         columns = None
         python_failed = False
-        if data:
-            columns = _Columns(data, texts, names, list(task_indices), env.backend,
-                               (lambda i: ground_truth(env.entry(i))) if python_backend else None)
+        if batch is not None:
+            columns = ScoredColumns(batch, texts, names, task_indices, env,
+                                    (lambda i: ground_truth(env.entry(i))) if python_backend else None)
             if python_backend:
                 python_failed = self._python_correctness(columns, totals, values, flags)
         status = ffi.buffer(flags, n)[:]
         total_list, value_list = ffi.unpack(totals, n), ffi.unpack(values, n * len(names))
         if columns is not None:
-            columns.statuses = item_statuses(status, value_list, names, total_list)
+            columns.flags, columns.values, columns.totals = status, value_list, total_list
         results = ScoringResults(total_list, value_list, names, columns)
         if statuses:
             if columns is None:
@@ -436,14 +435,14 @@ class Scorer:
                 "Scorer.score_batch reports why in its errors"), stacklevel=3)
         return results
 
-    def _python_correctness(self, columns: _Columns, totals: Any, values: Any, flags: Any) -> bool:
+    def _python_correctness(self, columns: ScoredColumns, totals: Any, values: Any, flags: Any) -> bool:
         # Tasks without a native port: Go extracted the answers, reasoning-gym scores them (in a worker with a
         # deadline per item unless the timeout is None). An item that ran past it or failed is flagged as the
         # library flags its own, with total 0.0 and the reason; True when there is one.
         k = len(self._names)
         j = self._names.index("correctness")
         weight = self.environment.signal_specs[j]["weight"]
-        found = [(i, answer) for i, answer in enumerate(columns.answers(columns.texts)) if answer is not None]
+        found = [(i, answer) for i, answer in enumerate(columns.answers()) if answer is not None]
         indices = columns.indices
         outcomes = self.environment.score_correctness([(indices[i], a) for i, a in found], self._fallback_timeout)
         failed: dict[int, str] = {}
@@ -461,21 +460,26 @@ class Scorer:
             columns.errors().update(failed)
         return bool(failed)
 
-    def _call(self, idx: Any, texts: tuple, totals: Any, values: Any, flags: Any, rich: bool) -> bytes:
+    def _call(self, idx: Any, texts: tuple, totals: Any, values: Any, flags: Any, rich: bool) -> Any:
+        # The floats land in the caller's arrays; with rich, the answers and errors come back as a
+        # record batch (None without it, or for an empty batch).
         n = len(texts)
         handle = self.environment.handle
         L = _native.lib()
         out = ffi.new("char **")
         out_len = ffi.new("size_t *")
-        rc = L.llenvs_score_pytuple(handle, idx, ffi.cast("void *", id(texts)), n, totals, values, flags, ffi.NULL,
-                                    int(rich), out, out_len)
+        columns = _native.SCORE_ANSWERS if rich and n else 0
+        slot = BatchSlot() if columns else None
+        schema, array = (slot.schema, slot.array) if slot is not None else (ffi.NULL, ffi.NULL)
+        rc = L.llenvs_score_pytuple(handle, idx, ffi.cast("void *", id(texts)), n, columns, totals, values, flags,
+                                    schema, array, out, out_len)
         if rc == _native.ERR_ENCODING:
             _native.take_buffer(out, out_len)
-            rc = self._call_encoded(handle, texts, idx, totals, values, flags, rich, out, out_len)
+            rc = self._call_encoded(handle, texts, idx, columns, totals, values, flags, schema, array, out, out_len)
         data = _native.take_buffer(out, out_len)
         if rc != _native.OK:
             _native.raise_for(rc, data)
-        return data if rich and n else b""
+        return slot.take() if slot is not None else None
 
     def _index_error(self, task_indices: Sequence[int]) -> Exception:
         for i, t in enumerate(task_indices):
@@ -488,8 +492,8 @@ class Scorer:
         return TypeError("task_indices must be a sequence of ints")
 
     @staticmethod
-    def _call_encoded(handle: int, texts: tuple, idx: Any, totals: Any, values: Any, flags: Any,
-                      rich: bool, out: Any, out_len: Any) -> int:
+    def _call_encoded(handle: int, texts: tuple, idx: Any, columns: int, totals: Any, values: Any, flags: Any,
+                      schema: Any, array: Any, out: Any, out_len: Any) -> int:
         # Slow path for strs CPython cannot encode as UTF-8 (lone surrogates):
         # they are passed with the surrogates kept as bytes, as "surrogatepass" encodes them.
         encoded = []
@@ -500,8 +504,8 @@ class Scorer:
         keep = [ffi.from_buffer(b) for b in encoded]
         ptrs = ffi.new("char *[]", keep)
         lens = ffi.new("int64_t[]", [len(b) for b in encoded])
-        return _native.lib().llenvs_score_texts(handle, idx, ptrs, lens, len(texts), totals, values, flags, ffi.NULL,
-                                                int(rich), out, out_len)
+        return _native.lib().llenvs_score_texts(handle, idx, ptrs, lens, len(texts), columns, totals, values, flags,
+                                                schema, array, out, out_len)
 
 
 def _rebuild_scorer(environment: Any, timeout: _deadline.Timeout = _deadline.DEFAULT) -> Scorer:

@@ -1,25 +1,21 @@
 """The results of scoring: ``ScoringResult`` for one response, ``ScoringResults`` for a batch, and every item's
 status (``STATUSES``) from the library's flags or from a result built in Python.
 
-A result of a Go-scored batch is made from the batch's columns when it is read
-(its ``metadata`` when that is read); :mod:`llenvs_go.core.go_reply` reads them.
+A result of a Go-scored batch is made, through its constructor, from the batch's
+columns when it is read; its ``metadata`` is a :class:`ResultMetadata`, a view
+that builds the item's dict when first read (:mod:`llenvs_go.core.go_reply`
+reads the columns).
 """
 
 from __future__ import annotations
 
-import gc
-import operator
-from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, MutableMapping, Sequence
 from dataclasses import dataclass
 from itertools import repeat
-from typing import TYPE_CHECKING, Any, overload
+from typing import Any, overload
 
 from llenvs_go import _native
 from llenvs_go.core.reward import as_bundle
-
-if TYPE_CHECKING:
-    from llenvs_go.core.go_reply import _Columns
 
 # These classes are public at llenvs_go.core.scoring, and pickles name them there.
 _PUBLIC_MODULE = "llenvs_go.core.scoring"
@@ -28,7 +24,7 @@ class ScoringFailureWarning(RuntimeWarning):
     """Some responses of a reward batch could not be scored; they got 0.0."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ScoringResult:
     """The score of one response.
 
@@ -39,64 +35,78 @@ class ScoringResult:
             nothing ("" is a valid extraction).
         metadata: signal name -> that signal's metadata (signals without
             metadata are left out), plus ``"backend"`` for Go-backed
-            environments; an item of ``score_batch`` whose scoring failed has
-            total 0.0 and ``metadata["error"]``. For results of a Go-backed
-            batch it is built the first time it is read.
+            environments and ``"status"`` (one of :data:`STATUSES`); an item
+            of ``score_batch`` whose scoring failed has total 0.0 and
+            ``metadata["error"]``. For a Go-scored result it is a
+            :class:`ResultMetadata`, a mapping built when first read
+            (``dict(result.metadata)`` for a plain dict, e.g. to serialise it).
     """
-
-    # Slots: a result of a batch is made by setting five slots, with no
-    # per-object dict; an unread metadata is _source._metadata_of(_index).
-    __slots__ = ("total", "signals", "extracted_answer", "metadata", "_source", "_index")
 
     total: float
     signals: dict[str, float | None]
     extracted_answer: str | None
-    metadata: dict[str, Any]
-
-    def __getattr__(self, name: str) -> Any:
-        # Only reached when a slot is unset: "metadata" of a lazy result.
-        if name == "metadata":
-            try:
-                source = _get_source(self)
-            except AttributeError:
-                source = None
-            if source is not None:
-                m = source._metadata_of(_get_index(self))
-                _set_metadata(self, m)
-                _del_source(self)  # the columns are no longer needed by this result
-                return m
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+    metadata: MutableMapping[str, Any]
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (ScoringResult, (self.total, self.signals, self.extracted_answer, self.metadata))
+        metadata = self.metadata
+        if isinstance(metadata, ResultMetadata):
+            metadata = dict(metadata)
+        return (ScoringResult, (self.total, self.signals, self.extracted_answer, metadata))
 
 
-_set_total = ScoringResult.total.__set__  # type: ignore[attr-defined]
-_set_signals = ScoringResult.signals.__set__  # type: ignore[attr-defined]
-_set_answer = ScoringResult.extracted_answer.__set__  # type: ignore[attr-defined]
-_set_metadata = ScoringResult.metadata.__set__  # type: ignore[attr-defined]
-_get_source = ScoringResult._source.__get__  # type: ignore[attr-defined]
-_set_source = ScoringResult._source.__set__  # type: ignore[attr-defined]
-_del_source = ScoringResult._source.__delete__  # type: ignore[attr-defined]
-_get_index = ScoringResult._index.__get__  # type: ignore[attr-defined]
-_set_index = ScoringResult._index.__set__  # type: ignore[attr-defined]
+class ResultMetadata(MutableMapping[str, Any]):
+    """The metadata of a Go-scored result: a view of one item of its batch's columns.
 
+    Nothing is built until it is read; the first read builds the item's
+    dict (for a batch, the details of every item come from Go in one call)
+    and the view then behaves as that dict. It compares equal to a dict of
+    the same items and pickles as one.
+    """
 
-def _lazy_result(total: float, signals: dict[str, float | None], answer: str | None, source: Any,
-                 index: int) -> ScoringResult:
-    """A result whose metadata is ``source._metadata_of(index)``, built when first read."""
-    r = _new(ScoringResult)
-    _set_total(r, total)
-    _set_signals(r, signals)
-    _set_answer(r, answer)
-    _set_source(r, source)
-    _set_index(r, index)
-    return r
+    __slots__ = ("_source", "_index", "_dict")
 
+    def __init__(self, source: Any, index: Any):
+        self._source = source  # has metadata_of(index)
+        self._index = index
+        self._dict: dict[str, Any] | None = None
 
-_new = object.__new__
-_getitem = operator.getitem
-_consume = deque(maxlen=0).extend  # runs a map for its effects
+    def _data(self) -> dict[str, Any]:
+        d = self._dict
+        if d is None:
+            d = self._dict = self._source.metadata_of(self._index)
+            self._source = None  # the batch's columns are no longer needed by this view
+        return d
+
+    def __getitem__(self, key: str) -> Any:
+        return self._data()[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self._data()[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self._data()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._data())
+
+    def __len__(self) -> int:
+        return len(self._data())
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._data()
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, ResultMetadata):
+            other = other._data()
+        return self._data() == other
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return repr(self._data())
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (dict, (self._data(),))
 
 
 #: The outcome of a scored item, in ``ScoringResults.statuses`` and ``metadata["status"]``.
@@ -149,7 +159,8 @@ class ScoringResults(Sequence[ScoringResult]):
 
     __slots__ = ("_totals", "_values", "_names", "_columns", "_items", "_some", "_errors", "_statuses")
 
-    def __init__(self, totals: list[float], values: list[float], names: list[str], columns: _Columns | None):
+    def __init__(self, totals: list[float], values: list[float], names: list[str], columns: Any):
+        # columns: the batch's llenvs_go.core.go_reply.ScoredColumns (None for results built in Python).
         self._totals = totals
         self._values = values
         self._names = names
@@ -157,13 +168,16 @@ class ScoringResults(Sequence[ScoringResult]):
         self._items: list[ScoringResult] | None = None  # every result, once iterated
         self._some: dict[int, ScoringResult] = {}  # results read one by one before that
         self._errors: dict[int, str] | None = None
-        self._statuses: list[str] | None = columns.statuses if columns is not None else None
+        self._statuses: list[str] | None = None
 
     @property
     def statuses(self) -> list[str]:
         """Every item's outcome, in order: ``correct``, ``incorrect``, ``no_answer``, ``timeout`` or ``error``."""
         if self._statuses is None:
-            self._statuses = [status_of(r) for r in self] if self._totals else []
+            if self._columns is not None:
+                self._statuses = self._columns.statuses()
+            else:
+                self._statuses = [status_of(r) for r in self] if self._totals else []
         return list(self._statuses)
 
     @property
@@ -216,34 +230,22 @@ class ScoringResults(Sequence[ScoringResult]):
             self._items = self._build_all()
         return iter(self._items)
 
-    def _build_all(self) -> list[ScoringResult]:
-        # Every result at once, each field set by a map over its column: no Python code per item
-        # but the signals dict.
-        if not self._totals:
-            return []  # an empty batch has no columns
-        columns = self._columns
-        assert columns is not None
-        n = len(self._totals)
+    def _signals(self) -> list[dict[str, float | None]]:
         names, values = self._names, self._values
         k = len(names)
         if k == 1:
             name = names[0]
-            signals = [{name: v} for v in values]
-        else:
-            signals = [dict(zip(names, values[i * k: (i + 1) * k], strict=True)) for i in range(n)]
-        paused = gc.isenabled()  # the results are acyclic: nothing for the collector to find
-        if paused:
-            gc.disable()
-        try:
-            items = list(map(_new, repeat(ScoringResult, n)))
-            _consume(map(_set_total, items, self._totals))
-            _consume(map(_set_signals, items, signals))
-            _consume(map(_set_answer, items, columns.answers(columns.texts)))
-            _consume(map(_set_source, items, repeat(columns, n)))
-            _consume(map(_set_index, items, range(n)))
-        finally:
-            if paused:
-                gc.enable()
+            return [{name: v} for v in values]
+        return [dict(zip(names, values[i * k: (i + 1) * k], strict=True)) for i in range(len(self._totals))]
+
+    def _build_all(self) -> list[ScoringResult]:
+        # Every result at once, from the columns: a map of the constructor over them.
+        columns = self._columns
+        if columns is None or not self._totals:
+            return []  # an empty batch has no columns
+        n = len(self._totals)
+        items = list(map(ScoringResult, self._totals, self._signals(), columns.answers(),
+                         map(ResultMetadata, repeat(columns, n), range(n))))
         for i, r in self._some.items():  # keep the results already handed out
             items[i] = r
         self._some = {}
@@ -273,8 +275,7 @@ class ScoringResults(Sequence[ScoringResult]):
             signals = dict(zip(names, self._values[i * k: (i + 1) * k], strict=True))
         columns = self._columns
         assert columns is not None
-        return _lazy_result(self._totals[i], signals, columns.answer(i, columns.texts[i]), columns, i)
-
+        return ScoringResult(self._totals[i], signals, columns.answers()[i], ResultMetadata(columns, i))
 
 
 def result_from_step(step_result: Any) -> ScoringResult:
@@ -300,6 +301,6 @@ def result_from_step(step_result: Any) -> ScoringResult:
                          metadata={sig.name: sig.metadata for sig in signals if sig.metadata is not None})
 
 
-for _cls in (ScoringFailureWarning, ScoringResult, ScoringResults):
+for _cls in (ScoringFailureWarning, ScoringResult, ScoringResults, ResultMetadata):
     _cls.__module__ = _PUBLIC_MODULE
 del _cls
