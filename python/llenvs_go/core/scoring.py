@@ -41,6 +41,7 @@ from llenvs_go.core.scoring_results import (
 from llenvs_go.core.state import Action
 
 _I64_MIN, _I64_MAX = -(2**63), 2**63 - 1
+_ITEM_FOUND, _ITEM_ERROR, _ITEM_SPAN = _native.ITEM_FOUND, _native.ITEM_ERROR, _native.ITEM_SPAN
 
 
 class _PythonSteps:
@@ -197,8 +198,10 @@ class Scorer:
             return self._run((task_index,), (response,), rich=True)[0]
         words = c.words
         f = words[1]
-        if f & _native.ITEM_FOUND:
-            if not f & _native.ITEM_SPAN:  # a cleaner changed the answer: it comes as bytes
+        if f & _ITEM_ERROR:  # its metadata holds the error: the batch path gives it
+            return self._run((task_index,), (response,), rich=True)[0]
+        if f & _ITEM_FOUND:
+            if not f & _ITEM_SPAN:  # a cleaner changed the answer: it comes as bytes
                 return self._run((task_index,), (response,), rich=True)[0]
             a, b = words[2], words[3]
             answer = response[a:b] if response.isascii() else \
@@ -207,12 +210,15 @@ class Scorer:
             answer = None
         d = c.doubles
         names = one[2]
-        values = [d[6]] if len(names) == 1 else d[6: 6 + len(names)]
-        signals = {names[0]: values[0]} if len(names) == 1 else dict(zip(names, values, strict=True))
-        if f & _native.ITEM_ERROR:  # its metadata holds the error: the batch path gives it
-            return self._run((task_index,), (response,), rich=True)[0]
-        item = (task_index, response, answer, f, values, d[0])
-        return ScoringResult(d[0], signals, answer, ResultMetadata(self, item))
+        if len(names) == 1:
+            values = [d[6]]
+            signals = {names[0]: values[0]}
+        else:
+            values = d[6: 6 + len(names)]
+            signals = dict(zip(names, values, strict=True))
+        total = d[0]
+        return ScoringResult(total, signals, answer, ResultMetadata(self, (task_index, response, answer, f, values,
+                                                                           total)))
 
     def metadata_of(self, item: tuple[int, str, str | None, int, list[float], float]) -> dict[str, Any]:
         """The metadata of a result of :meth:`score` (its ``ResultMetadata`` reads it): the item's details from
