@@ -18,30 +18,48 @@ import (
 const scoreAnswers = 1 // answer and error, both nullable utf8
 
 // scoredBatch is the record batch of a scored batch's answers (null where
-// nothing was extracted) and errors (null where the item was scored).
+// nothing was extracted) and errors (null where the item was scored),
+// written in place once their sizes are known.
 func scoredBatch(outs []core.Scored) (*cColumn, error) {
-	answers := make([]*string, len(outs))
-	errs := make([]*string, len(outs))
+	answerBytes, errBytes := 0, 0
+	var msgs map[int]string // the few failed items' messages
 	for k := range outs {
 		o := &outs[k]
 		if o.Extraction.Found {
-			answers[k] = &o.Extraction.Answer
+			answerBytes += len(o.Extraction.Answer)
 		}
 		if o.Err != nil {
-			msg := o.Err.Error()
-			errs[k] = &msg
+			if msgs == nil {
+				msgs = make(map[int]string)
+			}
+			msgs[k] = o.Err.Error()
+			errBytes += len(msgs[k])
 		}
 	}
-	answer, err := utf8ColumnOf("answer", answers, true)
+	answer, err := newUTF8Column("answer", len(outs), answerBytes, true)
 	if err != nil {
 		return nil, err
 	}
-	errCol, err := utf8ColumnOf("error", errs, true)
+	errs, err := newUTF8Column("error", len(outs), errBytes, true)
 	if err != nil {
-		answer.free()
+		answer.col.free()
 		return nil, err
 	}
-	return newStructColumn("", len(outs), answer, errCol), nil
+	for k := range outs {
+		if x := &outs[k].Extraction; x.Found {
+			answer.add(x.Answer)
+			answer.end()
+		} else {
+			answer.null()
+		}
+		if msg, failed := msgs[k]; failed {
+			errs.add(msg)
+			errs.end()
+		} else {
+			errs.null()
+		}
+	}
+	return newStructColumn("", len(outs), answer.col, errs.col), nil
 }
 
 // describedBatch is the record batch of what a scored item's metadata is

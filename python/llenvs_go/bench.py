@@ -18,7 +18,8 @@ tags), times on the same inputs what a user pays end to end:
   ``extracted_answer``; then also ``metadata``), on a fresh environment (entry
   cache cold, generation included) and on a warm one;
 - ``score()``: one call per response, each result's total and answer read;
-- ``totals``: the reward-function path (floats only), fresh and warm.
+- ``totals``: the reward-function path (floats only), fresh and warm, and
+  ``score_batch(...).totals`` (results never read), warm.
 
 Generation, per task: reasoning-gym's own ``[ds[i] for i in range(N)]``
 against ``DatasetProvider.get_items(range(N))`` (every TaskItem read) and
@@ -207,6 +208,7 @@ def bench_scoring(task: str, size: int, repeats: int, prompts: int, samples: int
         (f"score() per response, warm ({ks} calls)", none, lambda _: singles(), ks),
         ("totals (reward-function path), fresh env", fresh_scorer, lambda s: s.totals(indices, responses), n),
         ("totals (reward-function path), warm", lambda: warm, lambda s: s.totals(indices, responses), n),
+        ("score_batch(...).totals, warm", lambda: warm, lambda s: s.score_batch(indices, responses).totals, n),
     ], repeats)
 
 
