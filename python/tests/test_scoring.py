@@ -53,6 +53,16 @@ def test_lone_surrogates_and_unicode(leg_env, rg_leg):
     assert res[2].extracted_answer == "é"
 
 
+def test_lone_surrogate_inside_the_answer_comes_back(leg_env):
+    scorer = Scorer(leg_env)
+    texts = ["<answer>3\ud800</answer>", "<answer>\udfff</answer> <answer>4</answer>", "<answer>5</answer>"]
+    res = scorer.score_batch([0, 1, 2], texts)
+    assert [r.extracted_answer for r in res] == ["3\ud800", "4", "5"]
+    assert res[0].metadata["correctness"]["extracted"] == "3\ud800"
+    one = scorer.score(0, texts[0])
+    assert one.extracted_answer == "3\ud800" and one.metadata == res[0].metadata
+
+
 def test_huge_and_empty_responses(leg_env, rg_leg):
     scorer = Scorer(leg_env)
     truth = rg_leg[1]["answer"]

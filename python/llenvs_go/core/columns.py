@@ -33,8 +33,20 @@ class BatchSlot:
 
 
 def strings(batch: Any, name: str) -> list[str | None]:
-    """The utf8 column ``name`` of ``batch`` as a list (None for nulls)."""
-    return batch.column(name).to_pylist()
+    """The utf8 column ``name`` of ``batch`` as a list (None for nulls).
+
+    Texts holding lone surrogates cross the ABI as the bytes ``"surrogatepass"``
+    writes, and what Go takes from them (an extracted answer) keeps those bytes:
+    such a column is decoded the same way, so the surrogates come back.
+    """
+    import pyarrow as pa
+
+    column = batch.column(name)
+    try:
+        return column.to_pylist()
+    except UnicodeDecodeError:
+        return [None if b is None else b.decode("utf-8", "surrogatepass")
+                for b in column.view(pa.binary()).to_pylist()]
 
 
 def present(batch: Any, name: str) -> dict[int, str]:
