@@ -15,13 +15,8 @@ import (
 	"github.com/llenvs/llenvs-go/core"
 )
 
-// itemsLayout is how a dataset row's chat messages are made: an optional
-// system message, then the user message, which is the template's literal
-// parts with the task's prompt between each two of them.
-type itemsLayout struct {
-	System   *string  `json:"system"`
-	Template []string `json:"template"`
-}
+// itemsLayout is the ChatLayout of llenvs_items_batch's layout argument.
+type itemsLayout = core.ChatLayout
 
 // llenvsgo_items_batch builds the dataset rows of tasks, generated in
 // parallel, as an Arrow record batch through the C Data Interface:
@@ -57,37 +52,7 @@ func llenvsgo_items_batch(h C.uint64_t, indices *C.int64_t, n C.size_t, layout *
 	prompts := make([]string, count)
 	truths := make([]*string, count)
 	errs := make([]error, count)
-	tt, fast := env.(core.TaskTexter)
-	bt, bulk := env.(core.BulkTaskTexter)
-	core.ParallelFor(count, func(lo, hi int) {
-		if bulk {
-			defer func() {
-				if r := recover(); r != nil {
-					for k := lo; k < hi; k++ {
-						errs[k] = fmt.Errorf("building task %d: %v", idx[k], r)
-					}
-				}
-			}()
-			bt.TaskTextsBulk(idx[lo:hi], prompts[lo:hi], truths[lo:hi], errs[lo:hi])
-			return
-		}
-		for k := lo; k < hi; k++ {
-			errs[k] = func() (err error) {
-				defer func() {
-					if r := recover(); r != nil {
-						err = fmt.Errorf("building task %d: %v", idx[k], r)
-					}
-				}()
-				if fast {
-					prompts[k], truths[k], err = tt.TaskTexts(int(idx[k]))
-					return err
-				}
-				start, err := env.Reset(core.ResetRequest{TaskIndex: int(idx[k])})
-				prompts[k], truths[k] = start.Observation.Prompt, start.Hidden.ExpectedAnswer
-				return err
-			}()
-		}
-	})
+	core.TaskTextsBatch(env, idx, prompts, truths, errs)
 	rows, failed, err := itemsBatch(idx, prompts, truths, errs, lay)
 	if err != nil {
 		return fail(fmt.Errorf("building dataset rows: %w", err), out, outLen)
@@ -104,10 +69,7 @@ func decodeItemsLayout(b []byte) (itemsLayout, error) {
 	if err := unmarshal(b, &lay); err != nil {
 		return lay, fmt.Errorf("malformed items layout: %w", err)
 	}
-	if len(lay.Template) == 0 {
-		lay.Template = []string{"", ""}
-	}
-	return lay, nil
+	return lay.Normalized(), nil
 }
 
 // itemsBatch lays out the rows' columns (see llenvsgo_items_batch) and the
