@@ -191,11 +191,15 @@ int32_t llenvs_math_verify(const char *gold, size_t gold_len, const char *pred, 
  * routes the source to. scores[n] gets veRL's value (a dict family's
  * "score"), statuses[n] the outcome (0 correct, 1 incorrect, 2 no answer,
  * 3 timeout, 4 error), flags[n] bit 0 the dict's "acc" and bit 1 whether
- * the family returns a dict. When an item is a dict or has a reason, *out
- * is {"pred": [str|null, ...], "reason": [str, ...]}; otherwise *out is
- * NULL. llenvs_recipe_score is one response (veRL's naive manager calls
- * once per sample), its outputs in the caller's llenvs_recipe_result. */
-int32_t llenvs_recipe_score_batch(const char *sources, const int64_t *source_offsets, const char *solutions, const int64_t *solution_offsets, const char *truths, const int64_t *truth_offsets, size_t n, double *scores, uint8_t *statuses, uint8_t *flags, char **out, size_t *out_len);
+ * the family returns a dict. When an item is a dict or has a reason,
+ * details_schema and details_array (the caller's structs) get a record
+ * batch of n rows: pred (nullable utf8, null unless the family returns a
+ * dict) and reason (utf8, "" when the item has a verdict); otherwise they
+ * are left unfilled (release stays NULL), and nothing is allocated. *out
+ * is set on error only. llenvs_recipe_score is one response (veRL's naive
+ * manager calls once per sample), its outputs in the caller's
+ * llenvs_recipe_result. */
+int32_t llenvs_recipe_score_batch(const char *sources, const int64_t *source_offsets, const char *solutions, const int64_t *solution_offsets, const char *truths, const int64_t *truth_offsets, size_t n, double *scores, uint8_t *statuses, uint8_t *flags, struct ArrowSchema *details_schema, struct ArrowArray *details_array, char **out, size_t *out_len);
 typedef struct {
     double score;
     uint8_t status, flags;

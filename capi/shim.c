@@ -348,10 +348,11 @@ int32_t llenvs_recipe_score(const char *source, size_t source_len, const char *s
 /* Frameworks' scoring rules: a thin entry point over capi/recipes.go. */
 int32_t llenvs_recipe_score_batch(const char *sources, const int64_t *source_offsets, const char *solutions,
                                   const int64_t *solution_offsets, const char *truths, const int64_t *truth_offsets,
-                                  size_t n, double *scores, uint8_t *statuses, uint8_t *flags, char **out,
+                                  size_t n, double *scores, uint8_t *statuses, uint8_t *flags,
+                                  struct ArrowSchema *details_schema, struct ArrowArray *details_array, char **out,
                                   size_t *out_len) {
     if (forked) return fork_error(out, out_len);
     return llenvsgo_recipe_score_batch((char *)sources, (int64_t *)source_offsets, (char *)solutions,
                                        (int64_t *)solution_offsets, (char *)truths, (int64_t *)truth_offsets, n,
-                                       scores, statuses, flags, out, out_len);
+                                       scores, statuses, flags, details_schema, details_array, out, out_len);
 }

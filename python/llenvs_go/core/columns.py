@@ -9,6 +9,7 @@ collected. Nothing is copied.
 
 from __future__ import annotations
 
+import codecs
 from typing import Any
 
 from llenvs_go._native import ffi
@@ -30,3 +31,30 @@ class BatchSlot:
 
         return pa.RecordBatch._import_from_c(int(ffi.cast("uintptr_t", self.array)),
                                              int(ffi.cast("uintptr_t", self.schema)))
+
+
+def _surrogatepass_or_replace(err: UnicodeError) -> tuple[str, int]:
+    # A lone surrogate as "surrogatepass" wrote it stays itself; any other invalid byte is one U+FFFD, as the
+    # Go core's JSON writer replaces it.
+    try:
+        return codecs.lookup_error("surrogatepass")(err)
+    except UnicodeError:
+        return "\ufffd", err.start + 1  # type: ignore[attr-defined]
+
+
+codecs.register_error("llenvs-surrogatepass-replace", _surrogatepass_or_replace)
+
+
+def texts_of(column: Any) -> list[str | None]:
+    """The values of a utf8 column as str (None for nulls).
+
+    Go writes the bytes of its texts unchanged: texts that crossed in as "surrogatepass" UTF-8 may hold lone
+    surrogates in that form, which are decoded back to themselves (pyarrow's own conversion refuses them).
+    """
+    try:
+        return column.to_pylist()
+    except UnicodeDecodeError:
+        import pyarrow as pa
+
+        return [None if b is None else b.decode("utf-8", "llenvs-surrogatepass-replace")
+                for b in column.view(pa.binary()).to_pylist()]
