@@ -82,6 +82,7 @@ func TestMain(m *testing.M) {
 	purego.RegisterLibFunc(&lib.epStepTold, h, "llenvs_episode_step_told")
 	purego.RegisterLibFunc(&lib.envDetails, h, "llenvs_env_details")
 	registerMasking(h)
+	registerMath(h)
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)

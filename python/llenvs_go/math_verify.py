@@ -27,7 +27,7 @@ from itertools import accumulate
 from typing import Any, Literal
 
 from llenvs_go import _native
-from llenvs_go.core.columns import BatchSlot, texts_of
+from llenvs_go.core.columns import BatchSlot, read_offsets, read_texts, release, texts_of
 
 __all__ = [
     "ExprExtractionConfig",
@@ -218,13 +218,18 @@ def parse_batch(
     rc = L.llenvs_math_parse(buf, offsets, len(texts), cfg, len(cfg), slot.schema, slot.array, out, out_len)
     if rc != _native.OK:
         _native.raise_for(rc, _native.take_buffer(out, out_len))
-    batch = slot.take()
-    values, errors = batch.column(0), batch.column(1)
-    items = values.values  # the struct array of every value, row after row
-    # Texts crossed as "surrogatepass" UTF-8 and come back so: each lone surrogate stays itself.
-    encs, shown, kinds = (texts_of(items.field(k)) for k in range(3))
-    ends = values.offsets.to_pylist()
-    errs = texts_of(errors) if errors.null_count < len(texts) else [None] * len(texts)
+    # Read in place: a parse is a few short strings per text, and importing the batch into pyarrow would
+    # cost more than the reading (parse is called once per text).
+    try:
+        columns = slot.array.children
+        values, errors = columns[0], columns[1]
+        ends = read_offsets(values)
+        kids = values.children[0].children
+        # Texts crossed as "surrogatepass" UTF-8 and come back so: each lone surrogate stays itself.
+        encs, shown, kinds = read_texts(kids[0]), read_texts(kids[1]), read_texts(kids[2])
+        errs = read_texts(errors)
+    finally:
+        release(slot)
     results: list[list[Any]] = []
     for i, err in enumerate(errs):
         if err is not None:

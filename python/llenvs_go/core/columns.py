@@ -58,3 +58,46 @@ def texts_of(column: Any) -> list[str | None]:
 
         return [None if b is None else b.decode("utf-8", "llenvs-surrogatepass-replace")
                 for b in column.view(pa.binary()).to_pylist()]
+
+
+def release(slot: BatchSlot) -> None:
+    """Release a batch read in place (see :func:`read_texts`) instead of taken by pyarrow."""
+    if slot.array.release != ffi.NULL:
+        slot.array.release(slot.array)
+    if slot.schema.release != ffi.NULL:
+        slot.schema.release(slot.schema)
+
+
+_INT32_P = ffi.typeof("int32_t *")
+_CHAR_P = ffi.typeof("char *")
+_UINT8_P = ffi.typeof("uint8_t *")
+
+
+def read_offsets(array: Any) -> list[int]:
+    """The ``length + 1`` int32 offsets of a list or utf8 ``struct ArrowArray``, read in place."""
+    return ffi.unpack(ffi.cast(_INT32_P, array.buffers[1]) + array.offset, array.length + 1)
+
+
+def read_texts(array: Any) -> list[str | None]:
+    """The values of a utf8 ``struct ArrowArray`` as str (None for nulls), read in place without pyarrow.
+
+    For small batches, where importing into pyarrow costs more than the reading; lone surrogates decode
+    as in :func:`texts_of`. The array stays owned by its batch: release that with :func:`release`.
+    """
+    n, nulls, first, buffers = array.length, array.null_count, array.offset, array.buffers
+    if n == 0 or nulls == n:
+        return [None] * n
+    offs = ffi.unpack(ffi.cast(_INT32_P, buffers[1]) + first, n + 1)
+    base = offs[0]
+    data = ffi.unpack(ffi.cast(_CHAR_P, buffers[2]) + base, offs[n] - base)
+    if base:
+        offs = [o - base for o in offs]
+    out: list[str | None] = [data[offs[i]:offs[i + 1]].decode("utf-8", "llenvs-surrogatepass-replace")
+                             for i in range(n)]
+    if nulls:
+        bits = ffi.cast(_UINT8_P, buffers[0])
+        for i in range(n):
+            j = first + i
+            if not bits[j >> 3] >> (j & 7) & 1:
+                out[i] = None
+    return out
