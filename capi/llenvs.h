@@ -176,31 +176,33 @@ int32_t llenvs_mask_pytexts(uint64_t tokenizer, void *texts, size_t n_texts, con
 int32_t llenvs_env_new_columns(const char *cfg, size_t cfg_len, size_t n_columns, int64_t rows, const void *const *offsets, const int32_t *offset_widths, const int64_t *starts, const char *const *data, const int64_t *data_lens, const uint8_t *const *validity, uint64_t *handle, char **out, size_t *out_len);
 
 /* Math answers (capi/mathverify.go). Strings cross as one UTF-8 buffer and
- * n+1 int64 offsets (item i is buf[offsets[i] .. offsets[i+1])).
- * llenvs_math_parse finds and parses the answer of each text under the
- * extraction configuration cfg (JSON; empty: the default) and returns a
- * JSON list with, per text, a list of [encoding, display, kind] (or
- * {"error": message}). llenvs_math_verify_batch compares golds[i] with
- * preds[i]; an item is '\x01' + a text to parse or '\x02' + encodings
- * joined by '\x1e'; opts (JSON) holds float_rounding, numeric_precision,
- * strict, allow_set_relation_comp, gold_extraction, pred_extraction and
- * reasons. scores[n] (1.0 or 0.0) and verdicts[n] (1 or 0) are filled when
- * not NULL; with reasons, *out gets a JSON list of one reason per pair.
- * llenvs_math_verify is one pair. */
-int32_t llenvs_math_parse(const char *buf, const int64_t *offsets, size_t n, const char *cfg, size_t cfg_len, char **out, size_t *out_len);
-int32_t llenvs_math_verify_batch(const char *golds, const int64_t *gold_offsets, const char *preds, const int64_t *pred_offsets, size_t n, const char *opts, size_t opts_len, double *scores, uint8_t *verdicts, char **out, size_t *out_len);
-int32_t llenvs_math_verify(const char *gold, size_t gold_len, const char *pred, size_t pred_len, const char *opts, size_t opts_len, uint8_t *verdict, char **out, size_t *out_len);
-/* Frameworks' own scoring rules (llenvs_recipe_score_batch): n responses,
- * each with its veRL data_source and ground truth (UTF-8 buffers with n+1
- * int64 offsets each), scored by the rule veRL 0.9.1's default_compute_score
- * routes the source to. scores[n] gets veRL's value (a dict family's
- * "score"), statuses[n] the outcome (0 correct, 1 incorrect, 2 no answer,
- * 3 timeout, 4 error), flags[n] bit 0 the dict's "acc" and bit 1 whether
- * the family returns a dict. When an item is a dict or has a reason, *out
- * is {"pred": [str|null, ...], "reason": [str, ...]}; otherwise *out is
- * NULL. llenvs_recipe_score is one response (veRL's naive manager calls
- * once per sample), its outputs in the caller's llenvs_recipe_result. */
-int32_t llenvs_recipe_score_batch(const char *sources, const int64_t *source_offsets, const char *solutions, const int64_t *solution_offsets, const char *truths, const int64_t *truth_offsets, size_t n, double *scores, uint8_t *statuses, uint8_t *flags, char **out, size_t *out_len);
+ * m+1 int64 offsets (string j is buf[offsets[j] .. offsets[j+1])).
+ * llenvs_math_parse finds and parses the answer of each of n texts under
+ * the extraction configuration cfg (JSON; empty: the default) and fills
+ * the caller's schema and array with a record batch of n rows: values
+ * list<struct<encoding utf8, display utf8, kind utf8>> (what math-verify's
+ * parse returns; empty when the parse failed) and error (nullable utf8:
+ * why the parse failed, null otherwise). llenvs_math_verify_batch compares
+ * gold item i with pred item i. On each side, kinds[i] says what item i is:
+ * LLENVS_MATH_TEXT, a text to parse (one string), or LLENVS_MATH_VALUES,
+ * values as parse returned them (their encodings, any number of strings);
+ * item i is strings items[i] .. items[i+1]-1. kinds NULL: every item is a
+ * text; items NULL: item i is string i. opts (JSON) holds float_rounding,
+ * numeric_precision, strict, allow_set_relation_comp, gold_extraction,
+ * pred_extraction and reasons. scores[n] (1.0 or 0.0) and verdicts[n] (1
+ * or 0) are filled when not NULL; with reasons, reasons_schema and
+ * reasons_array (then required) get a record batch of one utf8 column,
+ * reason, one per pair. llenvs_math_verify is one pair: the gold is
+ * strings 0 .. gold_count-1 and the prediction strings gold_count ..
+ * gold_count+pred_count-1 (gold_count+pred_count+1 offsets); with
+ * reasons, *out gets the pair's reason as UTF-8 text (not JSON) and must
+ * be freed. */
+#define LLENVS_MATH_TEXT 0
+#define LLENVS_MATH_VALUES 1
+int32_t llenvs_math_parse(const char *buf, const int64_t *offsets, size_t n, const char *cfg, size_t cfg_len, struct ArrowSchema *schema, struct ArrowArray *array, char **out, size_t *out_len);
+int32_t llenvs_math_verify_batch(const uint8_t *gold_kinds, const char *golds, const int64_t *gold_offsets, const int64_t *gold_items, const uint8_t *pred_kinds, const char *preds, const int64_t *pred_offsets, const int64_t *pred_items, size_t n, const char *opts, size_t opts_len, double *scores, uint8_t *verdicts, struct ArrowSchema *reasons_schema, struct ArrowArray *reasons_array, char **out, size_t *out_len);
+int32_t llenvs_math_verify(uint8_t gold_kind, uint8_t pred_kind, const char *buf, const int64_t *offsets, size_t gold_count, size_t pred_count, const char *opts, size_t opts_len, uint8_t *verdict, char **out, size_t *out_len);
+int32_t llenvs_recipe_score_batch(const char *sources, const int64_t *source_offsets, const char *solutions, const int64_t *solution_offsets, const char *truths, const int64_t *truth_offsets, size_t n, double *scores, uint8_t *statuses, uint8_t *flags, struct ArrowSchema *details_schema, struct ArrowArray *details_array, char **out, size_t *out_len);
 typedef struct {
     double score;
     uint8_t status, flags;

@@ -21,11 +21,12 @@ import (
 // scores[i] is the value veRL returns (the dict's "score" for a dict
 // family), statuses[i] a recipes.Status, flags[i] bit 0 the dict's "acc"
 // and bit 1 whether the family returns a dict. When any item is a dict or
-// has a reason, *out is the JSON object {"pred": [str|null, ...],
-// "reason": [str, ...]} (one entry per item); otherwise *out is NULL: the
-// common case allocates nothing. llenvs_recipe_score is one response, its
-// outputs in the caller's llenvs_recipe_result (the pred in the caller's
-// buffer).
+// has a reason, the caller's details structs get a record batch of n rows,
+// pred (nullable utf8: null unless the family returns a dict) and reason
+// (utf8, "" when the item has a verdict); otherwise they are left as they
+// were (release NULL): the common case allocates nothing.
+// llenvs_recipe_score is one response, its outputs in the caller's
+// llenvs_recipe_result (the pred in the caller's buffer).
 
 const (
 	recipeFlagAcc  = 1
@@ -35,7 +36,7 @@ const (
 //export llenvsgo_recipe_score_batch
 func llenvsgo_recipe_score_batch(sources *C.char, sourceOffsets *C.int64_t, solutions *C.char, solutionOffsets *C.int64_t,
 	truths *C.char, truthOffsets *C.int64_t, n C.size_t, scores *C.double, statuses *C.uint8_t, flags *C.uint8_t,
-	out **C.char, outLen *C.size_t) (rc C.int32_t) {
+	detailsSchema *C.struct_ArrowSchema, detailsArray *C.struct_ArrowArray, out **C.char, outLen *C.size_t) (rc C.int32_t) {
 	defer guard(&rc, out, outLen)
 	src, err := textColumn(sources, sourceOffsets, int(n), "data_source")
 	if err != nil {
@@ -71,7 +72,17 @@ func llenvsgo_recipe_score_batch(sources *C.char, sourceOffsets *C.int64_t, solu
 			}
 		})
 	}
-	writeRecipeDetails(results[:n], out, outLen)
+	details, err := recipeDetails(results[:n])
+	if err != nil {
+		return fail(fmt.Errorf("recipe_score: %w", err), out, outLen)
+	}
+	if details != nil {
+		if detailsSchema == nil || detailsArray == nil {
+			details.free()
+			return fail(fmt.Errorf("recipe_score: details_schema and details_array must not be NULL"), out, outLen)
+		}
+		exportBatch(details, detailsSchema, detailsArray)
+	}
 	return statusOK
 }
 
@@ -114,46 +125,43 @@ func (c textColumnView) at(i int) string {
 	return unsafe.String((*byte)(unsafe.Add(c.buf, lo)), hi-lo)
 }
 
-// writeRecipeDetails hands the preds and reasons of a batch to the caller
-// as JSON, or NULL when no item has either.
-func writeRecipeDetails(results []recipes.Result, out **C.char, outLen *C.size_t) {
-	if out == nil {
-		return
-	}
-	*out = nil
-	if outLen != nil {
-		*outLen = 0
-	}
-	needed := false
+// recipeDetails lays out the preds and reasons of a batch as a record
+// batch (pred nullable utf8, reason utf8), or nil when no item has either:
+// then the caller's structs stay unfilled and nothing is allocated.
+func recipeDetails(results []recipes.Result) (*cColumn, error) {
+	needed, predBytes, reasonBytes := false, 0, 0
 	for i := range results {
-		needed = needed || results[i].Dict || results[i].Reason != ""
-	}
-	if needed {
-		toC(appendRecipeDetails(nil, results), out, outLen)
-	}
-}
-
-// appendRecipeDetails writes {"pred": [...], "reason": [...]}.
-func appendRecipeDetails(b []byte, results []recipes.Result) []byte {
-	b = append(b, `{"pred":[`...)
-	for i := range results {
-		if i > 0 {
-			b = append(b, ',')
+		r := &results[i]
+		needed = needed || r.Dict || r.Reason != ""
+		if r.Dict {
+			predBytes += len(r.Pred)
 		}
-		if results[i].Dict {
-			b = appendJSONStringSurrogates(b, results[i].Pred)
+		reasonBytes += len(r.Reason)
+	}
+	if !needed {
+		return nil, nil
+	}
+	pred, err := newUTF8Column("pred", len(results), predBytes, true)
+	if err != nil {
+		return nil, err
+	}
+	reason, err := newUTF8Column("reason", len(results), reasonBytes, false)
+	if err != nil {
+		pred.col.free()
+		return nil, err
+	}
+	for i := range results {
+		r := &results[i]
+		if r.Dict {
+			pred.add(r.Pred)
+			pred.end()
 		} else {
-			b = append(b, "null"...)
+			pred.null()
 		}
+		reason.add(r.Reason)
+		reason.end()
 	}
-	b = append(b, `],"reason":[`...)
-	for i := range results {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendJSONString(b, results[i].Reason)
-	}
-	return append(b, "]}"...)
+	return newStructColumn("", len(results), pred.col, reason.col), nil
 }
 
 //export llenvsgo_recipe_score_one

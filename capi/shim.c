@@ -319,27 +319,30 @@ int32_t llenvs_mask_pytexts(uint64_t tokenizer, void *texts, size_t n_texts, con
 
 /* Math answers: thin entry points over capi/mathverify.go. */
 int32_t llenvs_math_parse(const char *buf, const int64_t *offsets, size_t n, const char *cfg, size_t cfg_len,
-                          char **out, size_t *out_len) {
+                          struct ArrowSchema *schema, struct ArrowArray *array, char **out, size_t *out_len) {
     if (forked) return fork_error(out, out_len);
-    return llenvsgo_math_parse((char *)buf, (int64_t *)offsets, n, (char *)cfg, cfg_len, out, out_len);
+    return llenvsgo_math_parse((char *)buf, (int64_t *)offsets, n, (char *)cfg, cfg_len, schema, array, out, out_len);
 }
 
-int32_t llenvs_math_verify_batch(const char *golds, const int64_t *gold_offsets, const char *preds,
-                                 const int64_t *pred_offsets, size_t n, const char *opts, size_t opts_len,
-                                 double *scores, uint8_t *verdicts, char **out, size_t *out_len) {
+int32_t llenvs_math_verify_batch(const uint8_t *gold_kinds, const char *golds, const int64_t *gold_offsets,
+                                 const int64_t *gold_items, const uint8_t *pred_kinds, const char *preds,
+                                 const int64_t *pred_offsets, const int64_t *pred_items, size_t n, const char *opts,
+                                 size_t opts_len, double *scores, uint8_t *verdicts,
+                                 struct ArrowSchema *reasons_schema, struct ArrowArray *reasons_array, char **out,
+                                 size_t *out_len) {
     if (forked) return fork_error(out, out_len);
-    return llenvsgo_math_verify_batch((char *)golds, (int64_t *)gold_offsets, (char *)preds, (int64_t *)pred_offsets,
-                                      n, (char *)opts, opts_len, scores, verdicts, out, out_len);
+    return llenvsgo_math_verify_batch((uint8_t *)gold_kinds, (char *)golds, (int64_t *)gold_offsets,
+                                      (int64_t *)gold_items, (uint8_t *)pred_kinds, (char *)preds,
+                                      (int64_t *)pred_offsets, (int64_t *)pred_items, n, (char *)opts, opts_len,
+                                      scores, verdicts, reasons_schema, reasons_array, out, out_len);
 }
 
-/* One pair: the batch entry point with n = 1. */
-int32_t llenvs_math_verify(const char *gold, size_t gold_len, const char *pred, size_t pred_len, const char *opts,
-                           size_t opts_len, uint8_t *verdict, char **out, size_t *out_len) {
+int32_t llenvs_math_verify(uint8_t gold_kind, uint8_t pred_kind, const char *buf, const int64_t *offsets,
+                           size_t gold_count, size_t pred_count, const char *opts, size_t opts_len, uint8_t *verdict,
+                           char **out, size_t *out_len) {
     if (forked) return fork_error(out, out_len);
-    int64_t goff[2] = {0, (int64_t)gold_len};
-    int64_t poff[2] = {0, (int64_t)pred_len};
-    return llenvsgo_math_verify_batch((char *)gold, goff, (char *)pred, poff, 1, (char *)opts, opts_len, NULL,
-                                      verdict, out, out_len);
+    return llenvsgo_math_verify_one(gold_kind, pred_kind, (char *)buf, (int64_t *)offsets, gold_count, pred_count,
+                                    (char *)opts, opts_len, verdict, out, out_len);
 }
 
 /* One response of a veRL data source: a thin entry point over capi/recipes.go. */
@@ -356,10 +359,11 @@ int32_t llenvs_recipe_score(const char *source, size_t source_len, const char *s
 /* Frameworks' scoring rules: a thin entry point over capi/recipes.go. */
 int32_t llenvs_recipe_score_batch(const char *sources, const int64_t *source_offsets, const char *solutions,
                                   const int64_t *solution_offsets, const char *truths, const int64_t *truth_offsets,
-                                  size_t n, double *scores, uint8_t *statuses, uint8_t *flags, char **out,
+                                  size_t n, double *scores, uint8_t *statuses, uint8_t *flags,
+                                  struct ArrowSchema *details_schema, struct ArrowArray *details_array, char **out,
                                   size_t *out_len) {
     if (forked) return fork_error(out, out_len);
     return llenvsgo_recipe_score_batch((char *)sources, (int64_t *)source_offsets, (char *)solutions,
                                        (int64_t *)solution_offsets, (char *)truths, (int64_t *)truth_offsets, n,
-                                       scores, statuses, flags, out, out_len);
+                                       scores, statuses, flags, details_schema, details_array, out, out_len);
 }

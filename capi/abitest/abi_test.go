@@ -40,7 +40,8 @@ var lib struct {
 	describeTexts func(h uint64, idx *int64, texts *unsafe.Pointer, lens *int64, n uintptr, schema *cSchema,
 		array *cArray, out *unsafe.Pointer, outLen *uintptr) int32
 	recipeScoreBatch func(sources []byte, sourceOffs *int64, solutions []byte, solutionOffs *int64, truths []byte,
-		truthOffs *int64, n uintptr, scores *float64, statuses, flags *uint8, out *unsafe.Pointer, outLen *uintptr) int32
+		truthOffs *int64, n uintptr, scores *float64, statuses, flags *uint8, detailsSchema *arrowSchema,
+		detailsArray *arrowArray, out *unsafe.Pointer, outLen *uintptr) int32
 	recipeScore func(source []byte, sourceLen uintptr, solution []byte, solutionLen uintptr, truth []byte,
 		truthLen uintptr, result *recipeResult) int32
 }
@@ -84,6 +85,7 @@ func TestMain(m *testing.M) {
 	purego.RegisterLibFunc(&lib.epStepTold, h, "llenvs_episode_step_told")
 	purego.RegisterLibFunc(&lib.envDetails, h, "llenvs_env_details")
 	registerMasking(h)
+	registerMath(h)
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
@@ -448,34 +450,43 @@ func TestRecipeScoreBatch(t *testing.T) {
 	flags := make([]uint8, 2)
 	var out unsafe.Pointer
 	var n uintptr
+	var details batchSlot
 	rc := lib.recipeScoreBatch(src, &srcOffs[0], sol, &solOffs[0], gt, &gtOffs[0], 2, &scores[0], &statuses[0],
-		&flags[0], &out, &n)
-	details := take(out, n)
+		&flags[0], &details.schema, &details.array, &out, &n)
 	if rc != 0 {
-		t.Fatalf("rc %d: %s", rc, details)
+		t.Fatalf("rc %d: %s", rc, take(out, n))
 	}
 	if statuses[0] != 4 || scores[1] != 1 || statuses[1] != 0 {
 		t.Errorf("statuses %v, scores %v; want the unknown source an error (4) and #### 72 correct (0, 1.0)", statuses, scores)
 	}
-	var d struct {
-		Pred   []*string `json:"pred"`
-		Reason []string  `json:"reason"`
+	if !details.filled() || details.array.length != 2 || details.array.nChildren != 2 {
+		t.Fatalf("details: filled %v, %d rows, %d columns; want 2 rows of pred and reason", details.filled(),
+			details.array.length, details.array.nChildren)
 	}
-	if err := json.Unmarshal([]byte(details), &d); err != nil || len(d.Reason) != 2 || len(d.Pred) != 2 {
-		t.Fatalf("details %s: %v", details, err)
+	for i, want := range []string{"pred", "reason"} {
+		if format, name := details.field(i); format != "u" || name != want {
+			t.Errorf("details column %d: %q %q, want utf8 %q", i, format, name, want)
+		}
 	}
-	if !strings.Contains(d.Reason[0], "no rule for data_source") || d.Reason[1] != "" || d.Pred[0] != nil {
-		t.Errorf("details %s; want the unknown source's reason only", details)
+	pred, reason := utf8Values(details.column(0)), utf8Values(details.column(1))
+	if pred[0] != nil || pred[1] != nil || details.column(0).nullCount != 2 {
+		t.Errorf("preds %v (%d nulls); want no pred for float families", pred, details.column(0).nullCount)
 	}
-	// A batch with nothing to say allocates no details buffer.
+	if reason[0] == nil || !strings.Contains(*reason[0], "no rule for data_source") || reason[1] == nil || *reason[1] != "" {
+		t.Errorf("reasons %v; want the unknown source's reason only", reason)
+	}
+	details.release(t)
+	// A batch with nothing to say leaves the details unfilled and allocates nothing.
+	var none batchSlot
 	if rc := lib.recipeScoreBatch(src[srcOffs[1]:], &[]int64{0, 12}[0], sol[solOffs[1]:], &[]int64{0, 7}[0],
-		gt[gtOffs[1]:], &[]int64{0, 2}[0], 1, &scores[0], &statuses[0], &flags[0], &out, &n); rc != 0 || out != nil || n != 0 {
-		t.Errorf("gsm8k row alone: rc %d, out %v, len %d; want 0 and no buffer", rc, out, n)
+		gt[gtOffs[1]:], &[]int64{0, 2}[0], 1, &scores[0], &statuses[0], &flags[0], &none.schema, &none.array, &out,
+		&n); rc != 0 || none.filled() {
+		t.Errorf("gsm8k row alone: rc %d (%s), details filled %v; want 0 and no details", rc, take(out, n), none.filled())
 	}
 	// Offsets that go backwards are an error reply, never a crash.
 	badOffs := []int64{5, 2}
 	if rc := lib.recipeScoreBatch(src, &srcOffs[0], sol, &badOffs[0], gt, &gtOffs[0], 1, &scores[0], &statuses[0],
-		&flags[0], &out, &n); rc == 0 {
+		&flags[0], &none.schema, &none.array, &out, &n); rc == 0 {
 		t.Errorf("offsets going backwards accepted")
 	} else {
 		take(out, n)

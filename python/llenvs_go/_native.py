@@ -102,10 +102,12 @@ int32_t llenvs_tokenizer_new(const char *json, size_t json_len, uint64_t *handle
 int32_t llenvs_tokenizer_close(uint64_t handle);
 int32_t llenvs_mask_pytexts(uint64_t tokenizer, void *texts, size_t n_texts, const int32_t *carried, const int64_t *carried_offsets, size_t n_carried, const int32_t *segments, const int64_t *segment_offsets, const double *rewards, const int64_t *reward_offsets, size_t n, int64_t max_length, char **out, size_t *out_len);
 int32_t llenvs_env_new_columns(const char *cfg, size_t cfg_len, size_t n_columns, int64_t rows, const void *const *offsets, const int32_t *offset_widths, const int64_t *starts, const char *const *data, const int64_t *data_lens, const uint8_t *const *validity, uint64_t *handle, char **out, size_t *out_len);
-int32_t llenvs_math_parse(const char *buf, const int64_t *offsets, size_t n, const char *cfg, size_t cfg_len, char **out, size_t *out_len);
-int32_t llenvs_math_verify_batch(const char *golds, const int64_t *gold_offsets, const char *preds, const int64_t *pred_offsets, size_t n, const char *opts, size_t opts_len, double *scores, uint8_t *verdicts, char **out, size_t *out_len);
-int32_t llenvs_math_verify(const char *gold, size_t gold_len, const char *pred, size_t pred_len, const char *opts, size_t opts_len, uint8_t *verdict, char **out, size_t *out_len);
-int32_t llenvs_recipe_score_batch(const char *sources, const int64_t *source_offsets, const char *solutions, const int64_t *solution_offsets, const char *truths, const int64_t *truth_offsets, size_t n, double *scores, uint8_t *statuses, uint8_t *flags, char **out, size_t *out_len);
+#define LLENVS_MATH_TEXT 0
+#define LLENVS_MATH_VALUES 1
+int32_t llenvs_math_parse(const char *buf, const int64_t *offsets, size_t n, const char *cfg, size_t cfg_len, struct ArrowSchema *schema, struct ArrowArray *array, char **out, size_t *out_len);
+int32_t llenvs_math_verify_batch(const uint8_t *gold_kinds, const char *golds, const int64_t *gold_offsets, const int64_t *gold_items, const uint8_t *pred_kinds, const char *preds, const int64_t *pred_offsets, const int64_t *pred_items, size_t n, const char *opts, size_t opts_len, double *scores, uint8_t *verdicts, struct ArrowSchema *reasons_schema, struct ArrowArray *reasons_array, char **out, size_t *out_len);
+int32_t llenvs_math_verify(uint8_t gold_kind, uint8_t pred_kind, const char *buf, const int64_t *offsets, size_t gold_count, size_t pred_count, const char *opts, size_t opts_len, uint8_t *verdict, char **out, size_t *out_len);
+int32_t llenvs_recipe_score_batch(const char *sources, const int64_t *source_offsets, const char *solutions, const int64_t *solution_offsets, const char *truths, const int64_t *truth_offsets, size_t n, double *scores, uint8_t *statuses, uint8_t *flags, struct ArrowSchema *details_schema, struct ArrowArray *details_array, char **out, size_t *out_len);
 typedef struct {
     double score;
     uint8_t status, flags;

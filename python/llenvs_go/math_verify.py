@@ -27,6 +27,7 @@ from itertools import accumulate
 from typing import Any, Literal
 
 from llenvs_go import _native
+from llenvs_go.core.columns import BatchSlot, read_offsets, read_texts, release, texts_of
 
 __all__ = [
     "ExprExtractionConfig",
@@ -213,19 +214,31 @@ def parse_batch(
     L = _native.lib()
     out = _native.ffi.new("char **")
     out_len = _native.ffi.new("size_t *")
-    rc = L.llenvs_math_parse(buf, offsets, len(texts), cfg, len(cfg), out, out_len)
-    data = _native.take_buffer(out, out_len)
+    slot = BatchSlot()
+    rc = L.llenvs_math_parse(buf, offsets, len(texts), cfg, len(cfg), slot.schema, slot.array, out, out_len)
     if rc != _native.OK:
-        _native.raise_for(rc, data)
+        _native.raise_for(rc, _native.take_buffer(out, out_len))
+    # Read in place: a parse is a few short strings per text, and importing the batch into pyarrow would
+    # cost more than the reading (parse is called once per text).
+    try:
+        columns = slot.array.children
+        values, errors = columns[0], columns[1]
+        ends = read_offsets(values)
+        kids = values.children[0].children
+        # Texts crossed as "surrogatepass" UTF-8 and come back so: each lone surrogate stays itself.
+        encs, shown, kinds = read_texts(kids[0]), read_texts(kids[1]), read_texts(kids[2])
+        errs = read_texts(errors)
+    finally:
+        release(slot)
     results: list[list[Any]] = []
-    # Texts crossed as "surrogatepass" UTF-8 and come back so: each lone surrogate stays itself.
-    for i, item in enumerate(json.loads(data.decode("utf-8", "surrogatepass"))):
-        if isinstance(item, dict):
+    for i, err in enumerate(errs):
+        if err is not None:
             if raise_on_error:
-                raise ValueError(f"parsing text {i}: {item['error']}")
+                raise ValueError(f"parsing text {i}: {err}")
             results.append([])
             continue
-        results.append([text if kind == "text" else MathValue(enc, text, kind) for enc, text, kind in item])
+        results.append([shown[j] if kinds[j] == "text" else MathValue(encs[j], shown[j], kinds[j])  # type: ignore[arg-type]
+                        for j in range(ends[i], ends[i + 1])])
     return results
 
 
@@ -250,20 +263,20 @@ def parse(
     return parse_batch([pred], extraction_config, fallback_mode, extraction_mode, raise_on_error)[0]
 
 
-def _item(x: Any, what: str) -> bytes:
-    """Packs one verify argument: a parsed list, a MathValue or a str (compared as text)."""
+def _encodings(x: Any, what: str) -> list[bytes]:
+    """The encodings of one verify argument: a parsed list, a MathValue or a str (compared as text)."""
     values = x if isinstance(x, list) else [x]
-    encs: list[str] = []
+    encs: list[bytes] = []
     for v in values:
         if isinstance(v, MathValue):
-            encs.append(v.encoding)
+            encs.append(_utf8(v.encoding))
         elif isinstance(v, str):
-            encs.append("T" + v.replace("\x1e", "\ufffd"))
+            encs.append(_utf8("T" + v))
         else:
             raise TypeError(f"{what} must be what parse returns (a list of MathValue and str), a MathValue or a "
                             f"str; got {type(v).__name__} (values of the math-verify package itself are not "
                             "accepted: parse with llenvs_go.math_verify.parse)")
-    return b"\x02" + _utf8("\x1e".join(encs))
+    return encs
 
 
 def _options(float_rounding: int, numeric_precision: int, strict: bool, allow_set_relation_comp: bool,
@@ -298,7 +311,7 @@ def verify(
     ``timeout_seconds`` is accepted for compatibility (the Go budgets bound the work);
     with ``raise_on_error``, a comparison stopped by a budget raises ValueError.
     """
-    g, p = _item(gold, "gold"), _item(target, "target")
+    g, p = _encodings(gold, "gold"), _encodings(target, "target")
     key = (float_rounding, numeric_precision, strict, allow_set_relation_comp, raise_on_error)
     opts = _OPTIONS_CACHE.get(key) if type(float_rounding) is int and type(numeric_precision) is int else None
     if opts is None:
@@ -306,18 +319,47 @@ def verify(
         if len(_OPTIONS_CACHE) < 64:
             _OPTIONS_CACHE[key] = opts
     L = _native.lib()
+    buf, offsets = _pack(g + p)  # the gold's strings, then the prediction's
     verdict = _native.ffi.new("uint8_t *")
     out = _native.ffi.new("char **")
     out_len = _native.ffi.new("size_t *")
-    rc = L.llenvs_math_verify(g, len(g), p, len(p), opts, len(opts), verdict, out, out_len)
+    rc = L.llenvs_math_verify(_VALUES, _VALUES, buf, offsets, len(g), len(p), opts, len(opts), verdict, out, out_len)
     data = _native.take_buffer(out, out_len)
     if rc != _native.OK:
         _native.raise_for(rc, data)
-    if raise_on_error and data:
-        reason = json.loads(data)[0]
+    if raise_on_error and data:  # the pair's reason, as plain text
+        reason = data.decode("utf-8", "llenvs-surrogatepass-replace")
         if reason.startswith(("over budget", "internal error", "gold:", "prediction:")):
             raise ValueError(f"verify: {reason}")
     return bool(verdict[0])
+
+
+_TEXT, _VALUES = 0, 1  # LLENVS_MATH_TEXT, LLENVS_MATH_VALUES
+
+
+def _side(items: list[Any], what: str) -> tuple[Any, bytes, Any, Any]:
+    """One side of a verify_batch call: item kinds, the strings' buffer and offsets, and the items' offsets.
+
+    A str is a text to parse (one string); anything else is what :func:`parse` returns, sent as its
+    encodings. When every item is a text, kinds and item offsets are NULL (item i is string i).
+    """
+    ffi = _native.ffi
+    if all(type(x) is str for x in items):
+        buf, offsets = _pack([_utf8(x) for x in items])
+        return ffi.NULL, buf, offsets, ffi.NULL
+    kinds: list[int] = []
+    strs: list[bytes] = []
+    ends = [0]
+    for i, x in enumerate(items):
+        if isinstance(x, str):
+            kinds.append(_TEXT)
+            strs.append(_utf8(x))
+        else:
+            kinds.append(_VALUES)
+            strs.extend(_encodings(x, f"{what}[{i}]"))
+        ends.append(len(strs))
+    buf, offsets = _pack(strs)
+    return ffi.new("uint8_t[]", kinds), buf, offsets, ffi.new("int64_t[]", ends)
 
 
 def verify_batch(
@@ -348,31 +390,25 @@ def verify_batch(
     if len(golds) != len(preds):
         raise ValueError(f"verify_batch needs as many golds as preds, got {len(golds)} and {len(preds)}")
 
-    def pack(x: Any, what: str) -> bytes:
-        if isinstance(x, str):
-            return b"\x01" + _utf8(x)
-        return _item(x, what)
-
-    g_items = [pack(x, f"golds[{i}]") for i, x in enumerate(golds)]
-    p_items = [pack(x, f"preds[{i}]") for i, x in enumerate(preds)]
+    g_side = _side(golds, "golds")
+    p_side = _side(preds, "preds")
     pred_cfg = _config_json(extraction_config, "first_match", pred_extraction_mode)
     gold_cfg = _config_json(extraction_config if gold_extraction_config is None else gold_extraction_config,
                             "first_match", "any_match")
     opts = _options(float_rounding, numeric_precision, strict, allow_set_relation_comp, reasons=return_reasons,
                     gold_extraction=gold_cfg, pred_extraction=pred_cfg)
-    gbuf, goffs = _pack(g_items)
-    pbuf, poffs = _pack(p_items)
     n = len(golds)
     verdicts = _native.ffi.new("uint8_t[]", max(n, 1))
     L = _native.lib()
     out = _native.ffi.new("char **")
     out_len = _native.ffi.new("size_t *")
-    rc = L.llenvs_math_verify_batch(gbuf, goffs, pbuf, poffs, n, opts, len(opts), _native.ffi.NULL, verdicts, out,
-                                    out_len)
-    data = _native.take_buffer(out, out_len)
+    reasons = BatchSlot() if return_reasons else None
+    rc = L.llenvs_math_verify_batch(*g_side, *p_side, n, opts, len(opts), _native.ffi.NULL, verdicts,
+                                    reasons.schema if reasons else _native.ffi.NULL,
+                                    reasons.array if reasons else _native.ffi.NULL, out, out_len)
     if rc != _native.OK:
-        _native.raise_for(rc, data)
+        _native.raise_for(rc, _native.take_buffer(out, out_len))
     result = [bool(v) for v in _native.ffi.unpack(verdicts, n)]
-    if return_reasons:
-        return result, json.loads(data) if data else [""] * n
+    if reasons is not None:
+        return result, texts_of(reasons.take().column(0))  # type: ignore[return-value]
     return result

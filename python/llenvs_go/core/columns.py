@@ -9,6 +9,7 @@ collected. Nothing is copied.
 
 from __future__ import annotations
 
+import codecs
 from typing import Any
 
 from llenvs_go._native import ffi
@@ -32,21 +33,79 @@ class BatchSlot:
                                              int(ffi.cast("uintptr_t", self.schema)))
 
 
-def strings(batch: Any, name: str) -> list[str | None]:
-    """The utf8 column ``name`` of ``batch`` as a list (None for nulls).
+def _surrogatepass_or_replace(err: UnicodeError) -> tuple[str, int]:
+    # A lone surrogate as "surrogatepass" wrote it stays itself; any other invalid byte is one U+FFFD, as the
+    # Go core's JSON writer replaces it.
+    try:
+        return codecs.lookup_error("surrogatepass")(err)
+    except UnicodeError:
+        return "\ufffd", err.start + 1  # type: ignore[attr-defined]
 
-    Texts holding lone surrogates cross the ABI as the bytes ``"surrogatepass"``
-    writes, and what Go takes from them (an extracted answer) keeps those bytes:
-    such a column is decoded the same way, so the surrogates come back.
+
+codecs.register_error("llenvs-surrogatepass-replace", _surrogatepass_or_replace)
+
+
+def texts_of(column: Any) -> list[str | None]:
+    """The values of a utf8 column as str (None for nulls).
+
+    Go writes the bytes of its texts unchanged: texts that crossed in as "surrogatepass" UTF-8 may hold lone
+    surrogates in that form, which are decoded back to themselves (pyarrow's own conversion refuses them).
     """
-    import pyarrow as pa
-
-    column = batch.column(name)
     try:
         return column.to_pylist()
     except UnicodeDecodeError:
-        return [None if b is None else b.decode("utf-8", "surrogatepass")
+        import pyarrow as pa
+
+        return [None if b is None else b.decode("utf-8", "llenvs-surrogatepass-replace")
                 for b in column.view(pa.binary()).to_pylist()]
+
+
+def release(slot: BatchSlot) -> None:
+    """Release a batch read in place (see :func:`read_texts`) instead of taken by pyarrow."""
+    if slot.array.release != ffi.NULL:
+        slot.array.release(slot.array)
+    if slot.schema.release != ffi.NULL:
+        slot.schema.release(slot.schema)
+
+
+_INT32_P = ffi.typeof("int32_t *")
+_CHAR_P = ffi.typeof("char *")
+_UINT8_P = ffi.typeof("uint8_t *")
+
+
+def read_offsets(array: Any) -> list[int]:
+    """The ``length + 1`` int32 offsets of a list or utf8 ``struct ArrowArray``, read in place."""
+    return ffi.unpack(ffi.cast(_INT32_P, array.buffers[1]) + array.offset, array.length + 1)
+
+
+def read_texts(array: Any) -> list[str | None]:
+    """The values of a utf8 ``struct ArrowArray`` as str (None for nulls), read in place without pyarrow.
+
+    For small batches, where importing into pyarrow costs more than the reading; lone surrogates decode
+    as in :func:`texts_of`. The array stays owned by its batch: release that with :func:`release`.
+    """
+    n, nulls, first, buffers = array.length, array.null_count, array.offset, array.buffers
+    if n == 0 or nulls == n:
+        return [None] * n
+    offs = ffi.unpack(ffi.cast(_INT32_P, buffers[1]) + first, n + 1)
+    base = offs[0]
+    data = ffi.unpack(ffi.cast(_CHAR_P, buffers[2]) + base, offs[n] - base)
+    if base:
+        offs = [o - base for o in offs]
+    out: list[str | None] = [data[offs[i]:offs[i + 1]].decode("utf-8", "llenvs-surrogatepass-replace")
+                             for i in range(n)]
+    if nulls:
+        bits = ffi.cast(_UINT8_P, buffers[0])
+        for i in range(n):
+            j = first + i
+            if not bits[j >> 3] >> (j & 7) & 1:
+                out[i] = None
+    return out
+
+
+def strings(batch: Any, name: str) -> list[str | None]:
+    """The utf8 column ``name`` of ``batch`` as a list (None for nulls; lone surrogates as in :func:`texts_of`)."""
+    return texts_of(batch.column(name))
 
 
 def present(batch: Any, name: str) -> dict[int, str]:
@@ -54,4 +113,4 @@ def present(batch: Any, name: str) -> dict[int, str]:
     column = batch.column(name)
     if column.null_count == len(column):
         return {}
-    return {i: v for i, v in enumerate(column.to_pylist()) if v is not None}
+    return {i: v for i, v in enumerate(texts_of(column)) if v is not None}

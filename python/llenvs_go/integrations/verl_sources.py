@@ -21,6 +21,7 @@ from itertools import accumulate
 from typing import Any
 
 from llenvs_go import _native
+from llenvs_go.core.columns import BatchSlot, texts_of
 
 #: Sources veRL scores by running code (its sandbox or prime_code); not served here yet.
 CODE_SOURCES = ("codecontests", "apps", "codeforces", "taco")
@@ -153,16 +154,21 @@ def score_sources(data_sources: Sequence[Any], solutions: Sequence[Any], ground_
     flags = ffi.new("uint8_t[]", max(n, 1))
     out = ffi.new("char **")
     out_len = ffi.new("size_t *")
+    details = BatchSlot()
     rc = _native.lib().llenvs_recipe_score_batch(sbuf, soffs, rbuf, roffs, tbuf, toffs, n, scores, statuses, flags,
-                                                 out, out_len)
-    data = _native.take_buffer(out, out_len)
+                                                 details.schema, details.array, out, out_len)
     if rc != _native.OK:
-        _native.raise_for(rc, data)
+        _native.raise_for(rc, _native.take_buffer(out, out_len))
     status_codes = ffi.unpack(statuses, n)
     flag_codes = ffi.unpack(flags, n)
     dicts = [bool(f & _FLAG_DICT) for f in flag_codes]
-    details = json.loads(data) if data else {"pred": [None] * n, "reason": [""] * n}
-    preds, reasons = details["pred"], details["reason"]
+    preds: list[str | None]
+    reasons: list[str]
+    if details.array.release != ffi.NULL:  # filled only when an item is a dict or has a reason
+        batch = details.take()
+        preds, reasons = texts_of(batch.column(0)), texts_of(batch.column(1))  # type: ignore[assignment]
+    else:
+        preds, reasons = [None] * n, [""] * n
     for k, code in enumerate(status_codes):
         if code == 4 and reasons[k].endswith("is not built in"):
             raise NotImplementedError(f"sample {k}: {reasons[k]}")
@@ -176,7 +182,7 @@ def default_compute_score(data_source: Any, solution_str: Any, ground_truth: Any
 
     The one-row form of :func:`score_sources` (``llenvs_recipe_score``):
     veRL's naive reward manager calls once per sample, and the lists,
-    offsets and JSON details of a batch would cost several times the
+    offsets and record batch of details of a batch would cost several times the
     scoring itself. The outputs come back in one caller-sized struct, the
     pred of a dict family in a buffer allocated here.
     """
