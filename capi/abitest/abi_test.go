@@ -35,10 +35,10 @@ var lib struct {
 		out *unsafe.Pointer, outLen *uintptr) int32
 	envDetails func(h uint64, recipe []byte, n uintptr, out *unsafe.Pointer, outLen *uintptr) int32
 	scoreTexts func(h uint64, idx *int64, texts *unsafe.Pointer, lens *int64, n uintptr, columns int32,
-		totals, values *float64, flags *uint8, schema *cSchema, array *cArray, out *unsafe.Pointer,
+		totals, values *float64, flags *uint8, schema *arrowSchema, array *arrowArray, out *unsafe.Pointer,
 		outLen *uintptr) int32
-	describeTexts func(h uint64, idx *int64, texts *unsafe.Pointer, lens *int64, n uintptr, schema *cSchema,
-		array *cArray, out *unsafe.Pointer, outLen *uintptr) int32
+	describeTexts func(h uint64, idx *int64, texts *unsafe.Pointer, lens *int64, n uintptr, schema *arrowSchema,
+		array *arrowArray, out *unsafe.Pointer, outLen *uintptr) int32
 	recipeScoreBatch func(sources []byte, sourceOffs *int64, solutions []byte, solutionOffs *int64, truths []byte,
 		truthOffs *int64, n uintptr, scores *float64, statuses, flags *uint8, detailsSchema *arrowSchema,
 		detailsArray *arrowArray, out *unsafe.Pointer, outLen *uintptr) int32
@@ -262,44 +262,45 @@ func TestHandleLifecycleAndScoring(t *testing.T) {
 	totals := make([]float64, 3)
 	values := make([]float64, 3)
 	flags := make([]uint8, 3)
-	var schema cSchema
-	var array cArray
-	if rc := lib.scoreTexts(h, &idx[0], &ptrs[0], &lens[0], 3, 1, &totals[0], &values[0], &flags[0], &schema, &array,
-		&out, &n); rc != 0 {
+	var scored batchSlot
+	if rc := lib.scoreTexts(h, &idx[0], &ptrs[0], &lens[0], 3, 1, &totals[0], &values[0], &flags[0], &scored.schema,
+		&scored.array, &out, &n); rc != 0 {
 		t.Fatalf("score rc %d: %s", rc, take(out, n))
 	}
 	if totals[0] != 1 || totals[1] != 0 || totals[2] != 0 || flags[0] != 1 || flags[1] != 1 || flags[2] != 0 {
 		t.Errorf("totals %v flags %v", totals, flags)
 	}
 	// The answers' record batch (LLENVS_SCORE_ANSWERS): answer and error, nullable utf8.
-	if got := schema.childNames(); !reflect.DeepEqual(got, []string{"answer", "error"}) || array.length != 3 {
-		t.Fatalf("scored batch columns %v, %d rows", got, array.length)
+	if _, a := scored.field(0); a != "answer" || scored.array.length != 3 {
+		t.Fatalf("scored batch: first column %q, %d rows", a, scored.array.length)
 	}
-	if got := strs(array.utf8Column(0)); !reflect.DeepEqual(got, []string{"100", "99", "<null>"}) {
-		t.Errorf("answers %q", got)
+	if _, e := scored.field(1); e != "error" {
+		t.Fatalf("scored batch: second column %q", e)
 	}
-	if got := strs(array.utf8Column(1)); !reflect.DeepEqual(got, []string{"<null>", "<null>", "<null>"}) {
-		t.Errorf("errors %q", got)
+	if got := columnValues(utf8Values(scored.column(0))); !reflect.DeepEqual(got, []any{"100", "99", nil}) {
+		t.Errorf("answers %v", got)
 	}
-	releaseBatch(&schema, &array)
-	if schema.release != 0 || array.release != 0 {
-		t.Error("release callbacks did not mark the batch released")
+	if got := columnValues(utf8Values(scored.column(1))); !reflect.DeepEqual(got, []any{nil, nil, nil}) {
+		t.Errorf("errors %v", got)
 	}
-	if rc := lib.describeTexts(h, &idx[0], &ptrs[0], &lens[0], 3, &schema, &array, &out, &n); rc != 0 {
+	scored.release(t)
+	var described batchSlot
+	if rc := lib.describeTexts(h, &idx[0], &ptrs[0], &lens[0], 3, &described.schema, &described.array, &out,
+		&n); rc != 0 {
 		t.Fatalf("describe rc %d: %s", rc, take(out, n))
 	}
-	if got := schema.childNames(); !reflect.DeepEqual(got, []string{"extraction", "expected"}) {
-		t.Fatalf("described batch columns %v", got)
+	if _, x := described.field(0); x != "extraction" {
+		t.Fatalf("described batch: first column %q", x)
 	}
 	var first map[string]any
-	if desc := array.utf8Column(0); desc[0] == nil || json.Unmarshal([]byte(*desc[0]), &first) != nil ||
+	if desc := utf8Values(described.column(0)); desc[0] == nil || json.Unmarshal([]byte(*desc[0]), &first) != nil ||
 		first["found"] != true {
-		t.Errorf("extraction descriptions %q", strs(desc))
+		t.Errorf("extraction descriptions %v", columnValues(desc))
 	}
-	if got := strs(array.utf8Column(1)); !reflect.DeepEqual(got, []string{"100", "100", "100"}) {
-		t.Errorf("expected answers %q", got)
+	if got := columnValues(utf8Values(described.column(1))); !reflect.DeepEqual(got, []any{"100", "100", "100"}) {
+		t.Errorf("expected answers %v", got)
 	}
-	releaseBatch(&schema, &array)
+	described.release(t)
 	bad := []int64{0, 10, 0}
 	if rc := lib.scoreTexts(h, &bad[0], &ptrs[0], &lens[0], 3, 0, &totals[0], &values[0], &flags[0], nil, nil, &out,
 		&n); rc != -3 {
@@ -322,6 +323,15 @@ func TestHandleLifecycleAndScoring(t *testing.T) {
 	if lib.liveHandles(kindAll) != base {
 		t.Errorf("live handles %d after close, want %d", lib.liveHandles(kindAll), base)
 	}
+}
+
+// columnValues is a column's values as any (nil for nulls), for comparisons.
+func columnValues(col []*string) []any {
+	out := make([]any, len(col))
+	for i, p := range col {
+		out[i] = deref(p)
+	}
+	return out
 }
 
 func deref(p *string) any {
