@@ -83,9 +83,6 @@ static void llenvs_cdata_init_schema(struct ArrowSchema *s, _GoString_ format, _
 	s->release = llenvs_cdata_release_schema;
 }
 
-static void llenvs_cdata_set_buffer(struct ArrowArray *a, int64_t i, void *b) { a->buffers[i] = b; }
-static struct ArrowArray *llenvs_cdata_array_child(struct ArrowArray *a, int64_t i) { return a->children[i]; }
-static struct ArrowSchema *llenvs_cdata_schema_child(struct ArrowSchema *s, int64_t i) { return s->children[i]; }
 */
 import "C"
 
@@ -260,18 +257,22 @@ func exportSchema(c *cColumn, s *C.struct_ArrowSchema) {
 	// so schemas compare equal to those built in Python; nullable says
 	// whether a validity bitmap is written.
 	C.llenvs_cdata_init_schema(s, c.format, c.name, C.ARROW_FLAG_NULLABLE, C.int64_t(len(c.children)))
+	// The child pointers are C memory, read from Go: one cgo call per node, not one per child.
+	kids := unsafe.Slice(s.children, len(c.children))
 	for i, k := range c.children {
-		exportSchema(k, C.llenvs_cdata_schema_child(s, C.int64_t(i)))
+		exportSchema(k, kids[i])
 	}
 }
 
 func exportArray(c *cColumn, a *C.struct_ArrowArray) {
 	C.llenvs_cdata_init_array(a, C.int64_t(c.length), C.int64_t(c.nulls), C.int64_t(len(c.buffers)),
 		C.int64_t(len(c.children)))
+	bufs := unsafe.Slice(a.buffers, len(c.buffers))
 	for i, b := range c.buffers {
-		C.llenvs_cdata_set_buffer(a, C.int64_t(i), b)
+		bufs[i] = b
 	}
+	kids := unsafe.Slice(a.children, len(c.children))
 	for i, k := range c.children {
-		exportArray(k, C.llenvs_cdata_array_child(a, C.int64_t(i)))
+		exportArray(k, kids[i])
 	}
 }
