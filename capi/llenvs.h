@@ -1,8 +1,12 @@
 /* llenvs.h: the C ABI of libllenvs, the contract between the Go core and
  * its callers. Every function returns a status (0 = OK, negative = an error
  * class below) unless noted. Result and error buffers are allocated with
- * malloc and must be released with llenvs_free. Structured data travels as
- * UTF-8 JSON; bulk data (responses, indices, rewards) as raw arrays.
+ * malloc and must be released with llenvs_free. Configurations, options,
+ * specs and errors travel as UTF-8 JSON; bulk inputs (responses, indices,
+ * rewards) as raw arrays; bulk results of variable size as Arrow record
+ * batches in caller-allocated ArrowSchema/ArrowArray structs (the Arrow C
+ * Data Interface, below), which the caller releases through their own
+ * release callbacks.
  *
  * On error *out holds a NUL-terminated UTF-8 JSON object:
  *   {"message": "...", "kind": "...", "key": "...", "suggestion": "...", "valid": ["...", ...]}
