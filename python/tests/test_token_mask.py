@@ -141,9 +141,11 @@ def test_abi_rejects_bad_input():
     segs = ffi.new("int32_t[]", [5, 0, 0])  # fragment 5 does not exist
     soffs = ffi.new("int64_t[]", [0, 1])
     roffs = ffi.new("int64_t[]", [0, 0])
-    rc = L.llenvs_mask_batch(toks, offs, 1, segs, soffs, ffi.NULL, roffs, 1, -1, out, out_len)
+    schema, array = ffi.new("struct ArrowSchema *"), ffi.new("struct ArrowArray *")
+    rc = L.llenvs_mask_batch(toks, offs, 1, segs, soffs, ffi.NULL, roffs, 1, -1, schema, array, out, out_len)
     with pytest.raises(ValueError, match="fragment 5 out of range"):
         _native.raise_for(rc, _native.take_buffer(out, out_len))
+    assert schema.release == ffi.NULL and array.release == ffi.NULL  # left untouched on error
 
 
 def test_masker_pickles():
