@@ -85,6 +85,9 @@ func maskFragments(frags masking.Fragments, segments *C.int32_t, segmentOffsets 
 	rewardOffsets *C.int64_t, n C.size_t, maxLength C.int64_t, nTexts int, schema *C.struct_ArrowSchema,
 	array *C.struct_ArrowArray, out **C.char, outLen *C.size_t) C.int32_t {
 	bad := func(err error) C.int32_t { return fail(fmt.Errorf("mask_batch: %w", err), out, outLen) }
+	if schema == nil || array == nil {
+		return bad(fmt.Errorf("the ArrowSchema or ArrowArray to fill is NULL"))
+	}
 	segOffs, err := offsetsOf(segmentOffsets, int(n), "segment")
 	if err != nil {
 		return bad(err)

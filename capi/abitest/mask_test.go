@@ -137,6 +137,12 @@ func TestMaskBatch(t *testing.T) {
 	if schema2.release != 0 || array2.release != 0 {
 		t.Fatal("the structs were filled on error")
 	}
+	segs[0] = 0
+	rc = maskLib.maskBatch(&tokens[0], &tokOffs[0], 3, &segs[0], &segOffs[0], &rewards[0], &rewOffs[0], 1, -1,
+		nil, nil, &out, &outLen)
+	if msg := decodeError(t, take(out, outLen)); rc != -1 || msg.Kind != "invalid" {
+		t.Fatalf("NULL structs: rc %d, %+v", rc, msg)
+	}
 }
 
 func TestTokenizerHandles(t *testing.T) {
