@@ -5,12 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 	"unicode/utf8"
 	"unsafe"
 
 	"github.com/llenvs/llenvs-go/core"
+	"github.com/llenvs/llenvs-go/masking"
 )
 
 // These fuzz targets drive the Go side of each export with arbitrary
@@ -403,7 +405,9 @@ func FuzzItemsBatch(f *testing.F) {
 }
 
 // FuzzOffsets checks the offsets arrays of the masking exports: accepted
-// exactly when they start at 0 and never decrease.
+// exactly when they start at 0 and never decrease; accepted token offsets
+// (of a modest total) then make the fragments of a batch whose record
+// batch reads back as masking lays it out.
 func FuzzOffsets(f *testing.F) {
 	f.Add([]byte{0, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0})
 	f.Add([]byte{1, 0, 0, 0, 0, 0, 0, 0})
@@ -422,8 +426,120 @@ func FuzzOffsets(f *testing.F) {
 			t.Fatalf("checkOffsets(%v) = %v", offs, err)
 		} else if err != nil {
 			checkReported(t, err)
+			return
 		}
+		if offs[len(offs)-1] > 1<<12 || len(offs) > 64 {
+			return
+		}
+		frags := masking.Fragments{Tokens: make([]int32, offs[len(offs)-1]), Offsets: offs}
+		for i := range frags.Tokens {
+			frags.Tokens[i] = int32(i)
+		}
+		// Every fragment once: the first as the prompt, the others alternating model and environment turns.
+		var traj masking.Trajectory
+		for f := 0; f < frags.Len(); f++ {
+			src := masking.Source(min(f, 1+f%2))
+			traj.Segments = append(traj.Segments, masking.Segment{Fragment: int32(f), Source: src, Step: int32(f / 2)})
+			traj.Rewards = append(traj.Rewards, float64(f))
+		}
+		checkMaskColumns(t, []masking.Trajectory{traj, {}, traj}, frags, 3)
 	})
+}
+
+// FuzzMaskColumns builds the record batch of llenvs_mask_batch from
+// arbitrary trajectories (fragments, then segments of three bytes each,
+// out-of-range values included): a batch masking refuses is refused with a
+// reported error and nothing left allocated; an accepted one reads back,
+// column by column, as masking lays the trajectories out.
+func FuzzMaskColumns(f *testing.F) {
+	f.Add([]byte{3, 2, 1, 2, 3, 4, 5, 6, 1, 7, 0, 0, 0, 1, 1, 0, 2, 2, 0, 1, 1, 1}, 2)
+	f.Add([]byte{1, 0, 1, 0, 0}, -1)
+	f.Add([]byte{2, 1, 9, 2, 8, 8, 1, 1, 0, 0, 0, 0}, 0)
+	f.Add([]byte{}, 5)
+	f.Fuzz(func(t *testing.T, data []byte, maxLength int) {
+		next := func() int {
+			if len(data) == 0 {
+				return 0
+			}
+			b := data[0]
+			data = data[1:]
+			return int(b)
+		}
+		frags := masking.Fragments{Offsets: []int64{0}}
+		for k, nf := 0, next()%6; k < nf; k++ {
+			for j, n := 0, next()%8; j < n; j++ {
+				frags.Tokens = append(frags.Tokens, int32(next()*100+j))
+			}
+			frags.Offsets = append(frags.Offsets, int64(len(frags.Tokens)))
+		}
+		var traj masking.Trajectory
+		for len(data) >= 3 {
+			traj.Segments = append(traj.Segments, masking.Segment{Fragment: int32(next()%8) - 1,
+				Source: masking.Source(next() % 4), Step: int32(next() % 3)})
+		}
+		traj.Rewards = []float64{0.5, -1}
+		checkMaskColumns(t, []masking.Trajectory{traj, {}, traj}, frags, max(maxLength, -1))
+	})
+}
+
+// checkMaskColumns builds the record batch of trajs with maskColumns and
+// checks it against masking.AssembleBatch's Go columns: the same
+// acceptance, and the same values in every row of every column.
+func checkMaskColumns(t *testing.T, trajs []masking.Trajectory, frags masking.Fragments, maxLength int) {
+	t.Helper()
+	want, werr := masking.AssembleBatch(trajs, frags, maxLength, masking.NewColumns)
+	batch, err := maskColumns(trajs, frags, maxLength)
+	if (err == nil) != (werr == nil) {
+		t.Fatalf("maskColumns: %v; masking: %v", err, werr)
+	}
+	if err != nil {
+		checkReported(t, err)
+		return
+	}
+	defer batch.free()
+	names := []string{}
+	for _, c := range batch.children {
+		names = append(names, c.name+":"+c.format)
+	}
+	if got := strings.Join(names, " "); got != "prompt_ids:+l response_ids:+l response_mask:+l token_rewards:+l "+
+		"spans:+l reward_at:+l truncated:C" || batch.length != int64(len(trajs)) {
+		t.Fatalf("columns %s of %d rows", got, batch.length)
+	}
+	n := len(trajs)
+	list := func(k int) ([]int32, *cColumn) {
+		c := batch.children[k]
+		if c.length != int64(n) {
+			t.Fatalf("column %s has %d rows, want %d", c.name, c.length, n)
+		}
+		return unsafe.Slice((*int32)(c.buffers[1]), n+1), c.children[0]
+	}
+	vals := func(c *cColumn) unsafe.Pointer { return c.buffers[1] }
+	spansOffs, spans := list(4)
+	for i := range trajs {
+		r := want.Result(i)
+		got := masking.Result{Truncated: unsafe.Slice((*uint8)(vals(batch.children[6])), n)[i] != 0, Spans: []masking.Span{}}
+		offs, c := list(0)
+		got.PromptIDs = append([]int32{}, unsafe.Slice((*int32)(vals(c)), offs[n])[offs[i]:offs[i+1]]...)
+		offs, c = list(1)
+		got.ResponseIDs = append([]int32{}, unsafe.Slice((*int32)(vals(c)), offs[n])[offs[i]:offs[i+1]]...)
+		offs, c = list(2)
+		got.Mask = append([]uint8{}, unsafe.Slice((*uint8)(vals(c)), offs[n])[offs[i]:offs[i+1]]...)
+		offs, c = list(3)
+		got.TokenRewards = append([]float64{}, unsafe.Slice((*float64)(vals(c)), offs[n])[offs[i]:offs[i+1]]...)
+		offs, c = list(5)
+		got.RewardAt = append([]int32{}, unsafe.Slice((*int32)(vals(c)), offs[n])[offs[i]:offs[i+1]]...)
+		if spans.length != int64(spansOffs[n]) || len(spans.children) != 5 {
+			t.Fatalf("%d spans of %d fields for offsets ending at %d", spans.length, len(spans.children), spansOffs[n])
+		}
+		field := func(f int) []int32 { return unsafe.Slice((*int32)(vals(spans.children[f])), spans.length) }
+		for k := spansOffs[i]; k < spansOffs[i+1]; k++ {
+			got.Spans = append(got.Spans, masking.Span{Start: field(0)[k], End: field(1)[k],
+				Source: masking.Source(field(2)[k]), Step: field(3)[k], Fragment: field(4)[k]})
+		}
+		if !reflect.DeepEqual(got, r) { // the rewards are finite: no NaN to compare
+			t.Fatalf("row %d: %+v, want %+v", i, got, r)
+		}
+	}
 }
 
 // FuzzWhich checks the episode positions of llenvs_episodes_step_texts:

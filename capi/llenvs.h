@@ -156,8 +156,17 @@ int32_t llenvs_score_one(uint64_t handle, int64_t index, void *text, void *resul
  * each segment three int32 (fragment, source 0 prompt / 1 model /
  * 2 environment, step), with one reward per step in
  * rewards[reward_offsets[i] .. reward_offsets[i+1]). max_length < 0 leaves
- * responses uncut. *out gets one packed buffer (layout: masking.Packed). */
-int32_t llenvs_mask_batch(const int32_t *tokens, const int64_t *token_offsets, size_t n_fragments, const int32_t *segments, const int64_t *segment_offsets, const double *rewards, const int64_t *reward_offsets, size_t n, int64_t max_length, char **out, size_t *out_len);
+ * responses uncut. On success schema and array (the caller's structs,
+ * released with their own release callbacks) get an Arrow record batch of
+ * one row per trajectory: prompt_ids and response_ids (list<int32>),
+ * response_mask (list<uint8>: 1 model token, 0 environment token),
+ * token_rewards (list<float64>, one per response token), spans
+ * (list<struct<start, end, source, step, fragment: int32>>: start and end
+ * count the row's response tokens, fragment is the caller's index),
+ * reward_at (list<int32>: per step, the response position its reward went
+ * to, -1 when nowhere) and truncated (uint8: 1 when the response was cut).
+ * On error *out gets the error JSON and the structs are left untouched. */
+int32_t llenvs_mask_batch(const int32_t *tokens, const int64_t *token_offsets, size_t n_fragments, const int32_t *segments, const int64_t *segment_offsets, const double *rewards, const int64_t *reward_offsets, size_t n, int64_t max_length, struct ArrowSchema *schema, struct ArrowArray *array, char **out, size_t *out_len);
 /* Tokenizers (llenvs_tokenizer_new): a byte-level BPE tokenizer.json
  * (Qwen2/3, Llama 3 style; anything else is LLENVS_ERR_INVALID and the
  * caller tokenizes itself) as a LLENVS_KIND_TOKENIZER handle; *out gets
@@ -168,7 +177,7 @@ int32_t llenvs_mask_batch(const int32_t *tokens, const int64_t *token_offsets, s
  * segment's fragment -1-k names carried fragment k. */
 int32_t llenvs_tokenizer_new(const char *json, size_t json_len, uint64_t *handle, char **out, size_t *out_len);
 int32_t llenvs_tokenizer_close(uint64_t handle);
-int32_t llenvs_mask_pytexts(uint64_t tokenizer, void *texts, size_t n_texts, const int32_t *carried, const int64_t *carried_offsets, size_t n_carried, const int32_t *segments, const int64_t *segment_offsets, const double *rewards, const int64_t *reward_offsets, size_t n, int64_t max_length, char **out, size_t *out_len);
+int32_t llenvs_mask_pytexts(uint64_t tokenizer, void *texts, size_t n_texts, const int32_t *carried, const int64_t *carried_offsets, size_t n_carried, const int32_t *segments, const int64_t *segment_offsets, const double *rewards, const int64_t *reward_offsets, size_t n, int64_t max_length, struct ArrowSchema *schema, struct ArrowArray *array, char **out, size_t *out_len);
 
 /* Question/answer rows (llenvs_env_new_columns): llenvs_env_new for the
  * huggingface adapter (envs/dataset), whose rows come as n_columns Arrow

@@ -3,6 +3,7 @@ package main
 /*
 #include <stdlib.h>
 #include <stdint.h>
+#include "llenvs.h"
 */
 import "C"
 
@@ -53,10 +54,15 @@ func checkOffsets(offs []int64, what string) error {
 	return nil
 }
 
+// llenvsgo_mask_batch masks n trajectories over a table of tokenised
+// fragments into an Arrow record batch (see maskColumns), exported into
+// the caller's schema and array on success.
+//
 //export llenvsgo_mask_batch
 func llenvsgo_mask_batch(tokens *C.int32_t, tokenOffsets *C.int64_t, nFragments C.size_t,
 	segments *C.int32_t, segmentOffsets *C.int64_t, rewards *C.double, rewardOffsets *C.int64_t, n C.size_t,
-	maxLength C.int64_t, out **C.char, outLen *C.size_t) (rc C.int32_t) {
+	maxLength C.int64_t, schema *C.struct_ArrowSchema, array *C.struct_ArrowArray, out **C.char,
+	outLen *C.size_t) (rc C.int32_t) {
 	defer guard(&rc, out, outLen)
 	bad := func(err error) C.int32_t { return fail(fmt.Errorf("mask_batch: %w", err), out, outLen) }
 	toks, err := offsetsOf(tokenOffsets, int(nFragments), "token")
@@ -67,16 +73,21 @@ func llenvsgo_mask_batch(tokens *C.int32_t, tokenOffsets *C.int64_t, nFragments 
 	if frags.Tokens == nil && toks[nFragments] > 0 {
 		return bad(fmt.Errorf("tokens are NULL"))
 	}
-	return maskFragments(frags, segments, segmentOffsets, rewards, rewardOffsets, n, maxLength, -1, out, outLen)
+	return maskFragments(frags, segments, segmentOffsets, rewards, rewardOffsets, n, maxLength, -1, schema, array,
+		out, outLen)
 }
 
-// maskFragments masks n trajectories over frags into *out (the rest of
-// llenvs_mask_batch's arguments as there). With nTexts >= 0, a negative
-// fragment number -1-k names fragment nTexts+k (carried ids after the
-// texts); the caller's segments are not modified.
+// maskFragments masks n trajectories over frags into the caller's schema
+// and array (the rest of llenvs_mask_batch's arguments as there). With
+// nTexts >= 0, a negative fragment number -1-k names fragment nTexts+k
+// (carried ids after the texts); the caller's segments are not modified.
 func maskFragments(frags masking.Fragments, segments *C.int32_t, segmentOffsets *C.int64_t, rewards *C.double,
-	rewardOffsets *C.int64_t, n C.size_t, maxLength C.int64_t, nTexts int, out **C.char, outLen *C.size_t) C.int32_t {
+	rewardOffsets *C.int64_t, n C.size_t, maxLength C.int64_t, nTexts int, schema *C.struct_ArrowSchema,
+	array *C.struct_ArrowArray, out **C.char, outLen *C.size_t) C.int32_t {
 	bad := func(err error) C.int32_t { return fail(fmt.Errorf("mask_batch: %w", err), out, outLen) }
+	if schema == nil || array == nil {
+		return bad(fmt.Errorf("the ArrowSchema or ArrowArray to fill is NULL"))
+	}
 	segOffs, err := offsetsOf(segmentOffsets, int(n), "segment")
 	if err != nil {
 		return bad(err)
@@ -107,23 +118,72 @@ func maskFragments(frags masking.Fragments, segments *C.int32_t, segmentOffsets 
 	if limit < 0 {
 		limit = masking.NoLimit
 	}
-	var cbuf unsafe.Pointer
-	buf, err := masking.AssembleBatch(trajs, frags, limit, func(size int) []byte {
-		cbuf = C.malloc(C.size_t(size))
-		if cbuf == nil {
-			return nil
-		}
-		return unsafe.Slice((*byte)(cbuf), size)
-	})
+	batch, err := maskColumns(trajs, frags, limit)
 	if err != nil {
-		if cbuf != nil {
-			C.free(cbuf)
-		}
 		return bad(err)
 	}
-	*out = (*C.char)(cbuf)
-	*outLen = C.size_t(len(buf))
+	exportBatch(batch, schema, array)
 	return statusOK
+}
+
+// maskColumns masks trajs into a record batch in C memory, one row per
+// trajectory: prompt_ids, response_ids (list<int32>), response_mask
+// (list<uint8>, 1 model, 0 environment), token_rewards (list<float64>),
+// spans (list<struct<start, end, source, step, fragment: int32>>, start and
+// end within the row's response, fragment the caller's index), reward_at
+// (list<int32>: per step, the response position of its reward, -1 when
+// nowhere) and truncated (uint8). masking.AssembleBatch writes the columns
+// in place: it knows every size before it copies a token and asks for the
+// buffers then, so nothing is laid out on the Go heap first.
+func maskColumns(trajs []masking.Trajectory, frags masking.Fragments, limit int) (batch *cColumn, err error) {
+	var cols []*cColumn
+	var maskOffs, rewardOffs []int32
+	defer func() { // also when a worker's panic passes through on its way to guard
+		if batch == nil {
+			for _, c := range cols {
+				c.free()
+			}
+		}
+	}()
+	ints := func(name string, k int) (*cColumn, []int32) { return newFixedColumn[int32](name, formatInt32, k) }
+	alloc := func(n int, t masking.Totals) (masking.Columns, error) {
+		var c masking.Columns
+		list := func(name string, child *cColumn) []int32 {
+			col, offs := newListColumn(name, n, child)
+			cols = append(cols, col)
+			return offs
+		}
+		prompt, pids := ints("item", t.Prompt)
+		c.PromptIDs, c.PromptOffsets = pids, list("prompt_ids", prompt)
+		response, rids := ints("item", t.Response)
+		c.ResponseIDs, c.ResponseOffsets = rids, list("response_ids", response)
+		mask, m := newFixedColumn[uint8]("item", formatUint8, t.Response)
+		c.Mask, maskOffs = m, list("response_mask", mask)
+		rewards, r := newFixedColumn[float64]("item", formatFloat64, t.Response)
+		c.TokenRewards, rewardOffs = r, list("token_rewards", rewards)
+		start, s0 := ints("start", t.Spans)
+		end, s1 := ints("end", t.Spans)
+		source, s2 := ints("source", t.Spans)
+		step, s3 := ints("step", t.Spans)
+		fragment, s4 := ints("fragment", t.Spans)
+		c.SpanStart, c.SpanEnd, c.SpanSource, c.SpanStep, c.SpanFragment = s0, s1, s2, s3, s4
+		c.SpanOffsets = list("spans", newStructColumn("item", t.Spans, start, end, source, step, fragment))
+		at, a := ints("item", t.Steps)
+		c.RewardAt, c.StepOffsets = a, list("reward_at", at)
+		truncated, tr := newFixedColumn[uint8]("truncated", formatUint8, n)
+		cols = append(cols, truncated)
+		c.Truncated = tr
+		return c, nil
+	}
+	c, err := masking.AssembleBatch(trajs, frags, limit, alloc)
+	if err != nil {
+		return nil, err
+	}
+	// The response's three columns share their offsets; Arrow gives each
+	// list its own buffer.
+	copy(maskOffs, c.ResponseOffsets)
+	copy(rewardOffs, c.ResponseOffsets)
+	return newStructColumn("", len(trajs), cols...), nil
 }
 
 // The segment record of llenvs.h must be masking.Segment's memory layout.
@@ -165,7 +225,8 @@ func llenvsgo_tokenizer_close(h C.uint64_t) (rc C.int32_t) {
 //export llenvsgo_mask_texts
 func llenvsgo_mask_texts(h C.uint64_t, texts **C.char, lens *C.int64_t, nTexts C.size_t, carried *C.int32_t,
 	carriedOffsets *C.int64_t, nCarried C.size_t, segments *C.int32_t, segmentOffsets *C.int64_t, rewards *C.double,
-	rewardOffsets *C.int64_t, n C.size_t, maxLength C.int64_t, out **C.char, outLen *C.size_t) (rc C.int32_t) {
+	rewardOffsets *C.int64_t, n C.size_t, maxLength C.int64_t, schema *C.struct_ArrowSchema,
+	array *C.struct_ArrowArray, out **C.char, outLen *C.size_t) (rc C.int32_t) {
 	defer guard(&rc, out, outLen)
 	v, err := lookup(uint64(h), kindTokenizer)
 	if err != nil {
@@ -189,5 +250,5 @@ func llenvsgo_mask_texts(h C.uint64_t, texts **C.char, lens *C.int64_t, nTexts C
 		offs = append(offs, base+o)
 	}
 	return maskFragments(masking.Fragments{Tokens: tokens, Offsets: offs}, segments, segmentOffsets, rewards,
-		rewardOffsets, n, maxLength, int(nTexts), out, outLen)
+		rewardOffsets, n, maxLength, int(nTexts), schema, array, out, outLen)
 }

@@ -280,12 +280,12 @@ int32_t llenvs_episodes_step_pytuple(const uint64_t *episodes, int64_t *steps, c
 
 int32_t llenvs_mask_batch(const int32_t *tokens, const int64_t *token_offsets, size_t n_fragments,
                           const int32_t *segments, const int64_t *segment_offsets, const double *rewards,
-                          const int64_t *reward_offsets, size_t n, int64_t max_length, char **out,
-                          size_t *out_len) {
+                          const int64_t *reward_offsets, size_t n, int64_t max_length,
+                          struct ArrowSchema *schema, struct ArrowArray *array, char **out, size_t *out_len) {
     if (forked) return fork_error(out, out_len);
     return llenvsgo_mask_batch((int32_t *)tokens, (int64_t *)token_offsets, n_fragments, (int32_t *)segments,
                                (int64_t *)segment_offsets, (double *)rewards, (int64_t *)reward_offsets, n,
-                               max_length, out, out_len);
+                               max_length, schema, array, out, out_len);
 }
 
 int32_t llenvs_tokenizer_new(const char *json, size_t json_len, uint64_t *handle, char **out, size_t *out_len) {
@@ -303,7 +303,8 @@ int32_t llenvs_tokenizer_close(uint64_t handle) {
 int32_t llenvs_mask_pytexts(uint64_t tokenizer, void *texts, size_t n_texts, const int32_t *carried,
                             const int64_t *carried_offsets, size_t n_carried, const int32_t *segments,
                             const int64_t *segment_offsets, const double *rewards, const int64_t *reward_offsets,
-                            size_t n, int64_t max_length, char **out, size_t *out_len) {
+                            size_t n, int64_t max_length, struct ArrowSchema *schema, struct ArrowArray *array,
+                            char **out, size_t *out_len) {
     if (forked) return fork_error(out, out_len);
     const char **ptrs;
     int64_t *lens;
@@ -311,7 +312,7 @@ int32_t llenvs_mask_pytexts(uint64_t tokenizer, void *texts, size_t n_texts, con
     if (rc != LLENVS_OK) return rc;
     rc = llenvsgo_mask_texts(tokenizer, (char **)ptrs, lens, n_texts, (int32_t *)carried, (int64_t *)carried_offsets,
                              n_carried, (int32_t *)segments, (int64_t *)segment_offsets, (double *)rewards,
-                             (int64_t *)reward_offsets, n, max_length, out, out_len);
+                             (int64_t *)reward_offsets, n, max_length, schema, array, out, out_len);
     free(ptrs);
     free(lens);
     return rc;

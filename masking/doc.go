@@ -10,5 +10,7 @@
 // the step it belongs to. Assemble lays the segments out, cuts the
 // response at a maximum length and places each step's reward on the last
 // model token of that step. AssembleBatch does it for many trajectories
-// at once, in parallel, into one packed buffer (see Pack).
+// at once, in parallel, straight into flat Columns whose buffers the caller
+// allocates once every size is known (the C ABI allocates the Arrow
+// columns it hands out, so nothing is copied after masking).
 package masking

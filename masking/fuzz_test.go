@@ -46,7 +46,8 @@ var validTrajectoryBytes = []byte{3, 2, 1, 2, 3, 4, 5, 6, 1, 7, 2, 1, 0, 0, 2, 1
 // with an error; a valid one lays out its prompt and response segments in
 // order, masks exactly the model tokens, cuts at maxLength, keeps the sum
 // of the rewards when there is a response, and comes back identical
-// through AssembleBatch's packed buffer and Unpack.
+// through AssembleBatch's columns, whose offsets run from 0 to the end of
+// each column without decreasing.
 func FuzzAssemble(f *testing.F) {
 	for _, m := range []int{-1, 0, 1, 3, 5, 100} {
 		f.Add(validTrajectoryBytes, 1.0, m)
@@ -64,7 +65,7 @@ func FuzzAssemble(f *testing.F) {
 		}
 		res, err := Assemble(traj, frags, maxLength)
 		if err != nil {
-			if _, berr := AssembleBatch([]Trajectory{traj}, frags, maxLength, func(n int) []byte { return make([]byte, n) }); berr == nil {
+			if _, berr := AssembleBatch([]Trajectory{traj}, frags, maxLength, NewColumns); berr == nil {
 				t.Fatalf("Assemble refused (%v) what AssembleBatch accepted", err)
 			}
 			return
@@ -116,19 +117,16 @@ func FuzzAssemble(f *testing.F) {
 				t.Fatalf("span %+v outside the response of %d", sp, n)
 			}
 		}
-		buf, err := AssembleBatch([]Trajectory{traj, traj}, frags, maxLength, func(n int) []byte { return make([]byte, n) })
+		cols, err := AssembleBatch([]Trajectory{traj, traj}, frags, maxLength, NewColumns)
 		if err != nil {
 			t.Fatalf("AssembleBatch refused what Assemble accepted: %v", err)
 		}
-		back, err := Unpack(buf)
-		if err != nil || len(back) != 2 {
-			t.Fatalf("Unpack: %v, %d results", err, len(back))
-		}
-		for _, b := range back {
-			if !sameResult(b, res) {
-				t.Fatalf("through the packed buffer %+v, direct %+v", b, res)
+		for i := range 2 {
+			if b := cols.Result(i); !sameResult(b, res) {
+				t.Fatalf("through the batch's columns %+v, direct %+v", b, res)
 			}
 		}
+		checkColumns(t, cols, 2)
 	})
 }
 
@@ -163,20 +161,29 @@ func sameResult(a, b Result) bool {
 		a.Truncated == b.Truncated
 }
 
-// FuzzUnpack reads arbitrary bytes as a packed batch: a buffer that is
-// not one is an error, never a panic or an out-of-range read.
-func FuzzUnpack(f *testing.F) {
-	frags, traj := fuzzTrajectory(validTrajectoryBytes, 1)
-	buf, err := AssembleBatch([]Trajectory{traj}, frags, -1, func(n int) []byte { return make([]byte, n) })
-	if err != nil {
-		f.Fatal(err)
+// checkColumns checks that each offsets array of a batch of n has n+1
+// entries, starts at 0, never decreases and ends at its column's length.
+func checkColumns(t *testing.T, c Columns, n int) {
+	t.Helper()
+	for _, o := range []struct {
+		name string
+		offs []int32
+		end  int
+	}{
+		{"prompt", c.PromptOffsets, len(c.PromptIDs)}, {"response", c.ResponseOffsets, len(c.ResponseIDs)},
+		{"span", c.SpanOffsets, len(c.SpanStart)}, {"step", c.StepOffsets, len(c.RewardAt)},
+	} {
+		if len(o.offs) != n+1 || o.offs[0] != 0 || int(o.offs[n]) != o.end {
+			t.Fatalf("%s offsets %v for a column of %d", o.name, o.offs, o.end)
+		}
+		for i := 1; i <= n; i++ {
+			if o.offs[i] < o.offs[i-1] {
+				t.Fatalf("%s offsets decrease at %d: %v", o.name, i, o.offs)
+			}
+		}
 	}
-	f.Add(buf)
-	f.Add(buf[:len(buf)-1])
-	f.Add([]byte{})
-	f.Add([]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x3f})
-	f.Add([]byte{1, 0, 0, 0, 0, 0, 0, 0})
-	f.Fuzz(func(t *testing.T, b []byte) {
-		_, _ = Unpack(b)
-	})
+	if len(c.Mask) != len(c.ResponseIDs) || len(c.TokenRewards) != len(c.ResponseIDs) || len(c.Truncated) != n {
+		t.Fatalf("mask %d, token rewards %d for %d response ids; %d truncation flags for %d trajectories",
+			len(c.Mask), len(c.TokenRewards), len(c.ResponseIDs), len(c.Truncated), n)
+	}
 }

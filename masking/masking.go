@@ -165,10 +165,19 @@ func plan(t *Trajectory, frags Fragments, maxLength int) layout {
 	return l
 }
 
-// fill writes t, laid out as l, into the given slices, which have exactly
-// the lengths l names.
-func fill(t *Trajectory, frags Fragments, l layout, prompt, response []int32, mask []uint8,
-	rewards []float64, spans []Span, rewardAt []int32) {
+// out is where fill writes one trajectory: slices of exactly the lengths
+// its layout names (the span fields one column each, as Columns has them).
+type out struct {
+	prompt, response                                       []int32
+	mask                                                   []uint8
+	rewards                                                []float64
+	rewardAt                                               []int32
+	spanStart, spanEnd, spanSource, spanStep, spanFragment []int32
+}
+
+// fill writes t, laid out as l, into o.
+func fill(t *Trajectory, frags Fragments, l layout, o out) {
+	prompt, response, mask, rewards, rewardAt := o.prompt, o.response, o.mask, o.rewards, o.rewardAt
 	p, r, k := 0, 0, 0
 	steps := len(t.Rewards)
 	lastModel := make([]int, steps)
@@ -193,7 +202,8 @@ func fill(t *Trajectory, frags Fragments, l layout, prompt, response []int32, ma
 		for j := r; j < r+n; j++ {
 			mask[j] = m
 		}
-		spans[k] = Span{Start: int32(r), End: int32(r + n), Source: s.Source, Step: s.Step, Fragment: s.Fragment}
+		o.spanStart[k], o.spanEnd[k], o.spanSource[k], o.spanStep[k], o.spanFragment[k] =
+			int32(r), int32(r+n), int32(s.Source), s.Step, s.Fragment
 		k++
 		if n > 0 {
 			lastAny[s.Step] = r + n - 1
@@ -250,16 +260,9 @@ func Assemble(t Trajectory, frags Fragments, maxLength int) (Result, error) {
 	if err := check(&t, frags); err != nil {
 		return Result{}, err
 	}
-	l := plan(&t, frags, maxLength)
-	res := Result{
-		PromptIDs:    make([]int32, l.promptLen),
-		ResponseIDs:  make([]int32, l.responseLen),
-		Mask:         make([]uint8, l.responseLen),
-		TokenRewards: make([]float64, l.responseLen),
-		Spans:        make([]Span, l.spans),
-		RewardAt:     make([]int32, len(t.Rewards)),
-		Truncated:    l.truncated,
+	c, err := AssembleBatch([]Trajectory{t}, frags, maxLength, NewColumns)
+	if err != nil {
+		return Result{}, err
 	}
-	fill(&t, frags, l, res.PromptIDs, res.ResponseIDs, res.Mask, res.TokenRewards, res.Spans, res.RewardAt)
-	return res, nil
+	return c.Result(0), nil
 }

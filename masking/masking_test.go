@@ -1,6 +1,7 @@
 package masking
 
 import (
+	"errors"
 	"reflect"
 	"strings"
 	"testing"
@@ -200,7 +201,7 @@ func TestErrors(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err = %v, want %q", err, tc.want)
 			}
-			_, err = AssembleBatch([]Trajectory{tc.traj}, tc.frags, NoLimit, func(n int) []byte { return make([]byte, n) })
+			_, err = AssembleBatch([]Trajectory{tc.traj}, tc.frags, NoLimit, NewColumns)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("batch err = %v, want %q", err, tc.want)
 			}
@@ -220,32 +221,46 @@ func TestBatchEqualsSingle(t *testing.T) {
 			}
 		}
 		for _, maxLength := range []int{NoLimit, 5} {
-			buf, err := AssembleBatch(trajs, frags, maxLength, func(k int) []byte { return make([]byte, k) })
+			cols, err := AssembleBatch(trajs, frags, maxLength, NewColumns)
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := Unpack(buf)
-			if err != nil {
-				t.Fatal(err)
+			if len(cols.Truncated) != n {
+				t.Fatalf("n=%d: %d results", n, len(cols.Truncated))
 			}
-			if len(got) != n {
-				t.Fatalf("n=%d: %d results", n, len(got))
-			}
+			checkColumns(t, cols, n)
 			for i := range trajs {
 				want, _ := Assemble(trajs[i], frags, maxLength)
-				if !reflect.DeepEqual(got[i], want) {
-					t.Fatalf("n=%d item %d: %+v, want %+v", n, i, got[i], want)
+				if got := cols.Result(i); !reflect.DeepEqual(got, want) {
+					t.Fatalf("n=%d item %d: %+v, want %+v", n, i, got, want)
 				}
 			}
 		}
 	}
 }
 
-func TestUnpackRejectsShortBuffers(t *testing.T) {
-	for _, b := range [][]byte{nil, {1, 0, 0, 0, 0, 0, 0, 0}, make([]byte, 32), make([]byte, 41)} {
-		if _, err := Unpack(b); err == nil {
-			t.Errorf("Unpack(%v) succeeded", b)
-		}
+// Columns of the wrong lengths, or none, from alloc are an error, never
+// an out-of-range write; alloc is not called for an invalid batch.
+func TestAllocIsChecked(t *testing.T) {
+	short := func(n int, tot Totals) (Columns, error) {
+		c, err := NewColumns(n, tot)
+		c.Mask = c.Mask[:len(c.Mask)-1]
+		return c, err
+	}
+	if _, err := AssembleBatch([]Trajectory{interleaved}, frags, NoLimit, short); err == nil ||
+		!strings.Contains(err.Error(), "lengths do not match") {
+		t.Fatalf("a short mask column: %v", err)
+	}
+	refused := func(int, Totals) (Columns, error) { return Columns{}, errors.New("out of memory") }
+	if _, err := AssembleBatch([]Trajectory{interleaved}, frags, NoLimit, refused); err == nil ||
+		!strings.Contains(err.Error(), "out of memory") {
+		t.Fatalf("a failed allocation: %v", err)
+	}
+	called := false
+	spy := func(n int, tot Totals) (Columns, error) { called = true; return NewColumns(n, tot) }
+	bad := Trajectory{Segments: []Segment{{9, Prompt, 0}}}
+	if _, err := AssembleBatch([]Trajectory{interleaved, bad}, frags, NoLimit, spy); err == nil || called {
+		t.Fatalf("an invalid batch: err %v, alloc called %v", err, called)
 	}
 }
 

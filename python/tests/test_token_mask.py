@@ -141,9 +141,42 @@ def test_abi_rejects_bad_input():
     segs = ffi.new("int32_t[]", [5, 0, 0])  # fragment 5 does not exist
     soffs = ffi.new("int64_t[]", [0, 1])
     roffs = ffi.new("int64_t[]", [0, 0])
-    rc = L.llenvs_mask_batch(toks, offs, 1, segs, soffs, ffi.NULL, roffs, 1, -1, out, out_len)
+    schema, array = ffi.new("struct ArrowSchema *"), ffi.new("struct ArrowArray *")
+    rc = L.llenvs_mask_batch(toks, offs, 1, segs, soffs, ffi.NULL, roffs, 1, -1, schema, array, out, out_len)
     with pytest.raises(ValueError, match="fragment 5 out of range"):
         _native.raise_for(rc, _native.take_buffer(out, out_len))
+    assert schema.release == ffi.NULL and array.release == ffi.NULL  # left untouched on error
+
+
+def test_abi_record_batch():
+    """llenvs_mask_batch's record batch: fragments "Q?", "ab", "fb"; prompt, model, environment, model, cut at 5."""
+    import pyarrow as pa
+
+    from llenvs_go._native import ffi
+    from llenvs_go.core.columns import BatchSlot
+
+    out = ffi.new("char **")
+    out_len = ffi.new("size_t *")
+    slot = BatchSlot()
+    rc = _native.lib().llenvs_mask_batch(
+        ffi.new("int32_t[]", [ord(c) for c in "Q?abfb"]), ffi.new("int64_t[]", [0, 2, 4, 6]), 3,
+        ffi.new("int32_t[]", [0, 0, 0, 1, 1, 0, 2, 2, 0, 1, 1, 1]), ffi.new("int64_t[]", [0, 4]),
+        ffi.new("double[]", [0.5, 1.0]), ffi.new("int64_t[]", [0, 2]), 1, 5, slot.schema, slot.array, out, out_len)
+    assert rc == _native.OK
+    batch = slot.take()
+    span = pa.struct([(f, pa.int32()) for f in ("start", "end", "source", "step", "fragment")])
+    assert batch.schema == pa.schema([
+        ("prompt_ids", pa.list_(pa.int32())), ("response_ids", pa.list_(pa.int32())),
+        ("response_mask", pa.list_(pa.uint8())), ("token_rewards", pa.list_(pa.float64())),
+        ("spans", pa.list_(span)), ("reward_at", pa.list_(pa.int32())), ("truncated", pa.uint8())])
+    batch.validate(full=True)
+    assert batch.to_pylist() == [{
+        "prompt_ids": [ord("Q"), ord("?")], "response_ids": [ord(c) for c in "abfba"],
+        "response_mask": [1, 1, 0, 0, 1], "token_rewards": [0.0, 0.5, 0.0, 0.0, 1.0],
+        "spans": [{"start": 0, "end": 2, "source": 1, "step": 0, "fragment": 1},
+                  {"start": 2, "end": 4, "source": 2, "step": 0, "fragment": 2},
+                  {"start": 4, "end": 5, "source": 1, "step": 1, "fragment": 1}],
+        "reward_at": [1, 4], "truncated": 1}]
 
 
 def test_masker_pickles():

@@ -94,21 +94,23 @@ _MASKED_FIELDS = ("prompt_ids", "response_ids", "response_mask", "spans", "rewar
 
 class _SpanSource:
     """What the spans of a batch's trajectories are built from, when first read: the fragments' texts and
-    the span records of the Go core's packed result (no reference to the trajectories themselves)."""
+    the span columns of the Go core's record batch, as lists (no reference to the trajectories themselves)."""
 
-    __slots__ = ("texts", "records", "decode")
+    __slots__ = ("texts", "starts", "ends", "sources", "steps", "fragments", "decode")
 
-    def __init__(self, texts: list[str], records: list[int], decode: Any):
+    def __init__(self, texts: list[str], records: tuple[list[int], list[int], list[int], list[int], list[int]],
+                 decode: Any):
         self.texts = texts
-        self.records = records  # (start, end, source, step, fragment) per span, flat
+        # One entry per span of the batch in each: start, end (in its response), source, step, fragment.
+        self.starts, self.ends, self.sources, self.steps, self.fragments = records
         self.decode = decode
 
     def spans(self, at: tuple[int, int], response: tuple[int, ...], truncated: bool) -> tuple[TokenSpan, ...]:
-        """The spans of records ``at[0] .. at[1]`` over ``response``."""
-        recs, texts, sources, build = self.records, self.texts, _SOURCES, _build_span
+        """The spans ``at[0] .. at[1]`` of the batch over ``response``."""
+        texts, names, build = self.texts, _SOURCES, _build_span
+        starts, ends, sources, steps, frags = self.starts, self.ends, self.sources, self.steps, self.fragments
         with gc_paused():  # tuples of ints and spans: no collection pass can free any of them
-            out = [build(texts[recs[5 * k + 4]], response[recs[5 * k]:recs[5 * k + 1]], sources[recs[5 * k + 2]],
-                         recs[5 * k + 3])
+            out = [build(texts[frags[k]], response[starts[k]:ends[k]], names[sources[k]], steps[k])
                    for k in range(at[0], at[1])]
         if truncated and self.decode is not None and out:  # the last span may be cut at max_length
             cut = out[-1]

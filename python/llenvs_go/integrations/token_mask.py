@@ -4,7 +4,8 @@
 ``prompt_ids``, ``response_ids`` and ``response_mask`` (1 = model token, 0 = environment
 token), spans and rewards. Python renders the turns and calls the tokenizer (in batches);
 the Go core lays the tokens out, cuts the response at ``max_length`` and places the
-per-token rewards (``llenvs_mask_batch``). ``docs/masking.md`` describes the layouts.
+per-token rewards (``llenvs_mask_batch``), handing back an Arrow record batch of one row per
+trajectory (:mod:`llenvs_go.core.columns`). ``docs/masking.md`` describes the layouts.
 
 The masker is defined here; its output types (:mod:`~llenvs_go.integrations.masked_trajectory`), the chat
 messages (:mod:`~llenvs_go.integrations.chat_messages`) and tokenizing (:mod:`~llenvs_go.integrations.tokenization`)
@@ -23,6 +24,7 @@ from typing import Any, Literal
 from llenvs_go import _native
 from llenvs_go._native import ffi
 from llenvs_go.core._build import gc_paused
+from llenvs_go.core.columns import BatchSlot
 from llenvs_go.core.trajectory import Trajectory, Transition
 from llenvs_go.integrations.chat_messages import (
     _tools,
@@ -376,15 +378,15 @@ class TrajectoryMasker:
         segments, seg_offs, rews, rew_offs = _tables(seg_lists, rewards)
         out = ffi.new("char **")
         out_len = ffi.new("size_t *")
+        slot = BatchSlot()
         rc = _native.lib().llenvs_mask_batch(
             ffi.from_buffer("int32_t[]", tokens), ffi.from_buffer("int64_t[]", tok_offs), len(ids),
             ffi.from_buffer("int32_t[]", segments), ffi.from_buffer("int64_t[]", seg_offs),
             ffi.from_buffer("double[]", rews), ffi.from_buffer("int64_t[]", rew_offs), len(seg_lists), limit,
-            out, out_len)
-        buf = _native.take_buffer(out, out_len)
+            slot.schema, slot.array, out, out_len)
         if rc != _native.OK:
-            _native.raise_for(rc, buf)
-        return self._unpack(buf, fr, rewards)
+            _native.raise_for(rc, _native.take_buffer(out, out_len))
+        return self._unpack(slot.take(), fr, rewards)
 
     def _assemble_texts(self, go: _GoTokenizer, fr: _Fragments, seg_lists: list[list[int]],
                         rewards: list[list[float]], limit: int) -> list[MaskedTrajectory]:
@@ -395,39 +397,36 @@ class TrajectoryMasker:
         segments, seg_offs, rews, rew_offs = _tables(seg_lists, rewards)
         out = ffi.new("char **")
         out_len = ffi.new("size_t *")
+        slot = BatchSlot()
         rc = _native.lib().llenvs_mask_pytexts(
             go.handle, ffi.cast("void *", id(texts)), len(texts), ffi.from_buffer("int32_t[]", carried),
             ffi.from_buffer("int64_t[]", carried_offs), len(fr.carried_ids), ffi.from_buffer("int32_t[]", segments),
             ffi.from_buffer("int64_t[]", seg_offs), ffi.from_buffer("double[]", rews),
-            ffi.from_buffer("int64_t[]", rew_offs), len(seg_lists), limit, out, out_len)
-        buf = _native.take_buffer(out, out_len)
+            ffi.from_buffer("int64_t[]", rew_offs), len(seg_lists), limit, slot.schema, slot.array, out, out_len)
         if rc != _native.OK:
-            _native.raise_for(rc, buf)
-        return self._unpack(buf, fr, rewards)
+            _native.raise_for(rc, _native.take_buffer(out, out_len))
+        return self._unpack(slot.take(), fr, rewards)
 
-    def _unpack(self, buf: bytes, fr: _Fragments, rewards: list[list[float]]) -> list[MaskedTrajectory]:
-        """MaskedTrajectories from the packed buffer of the Go core (layout: masking.Packed)."""
+    def _unpack(self, batch: Any, fr: _Fragments, rewards: list[list[float]]) -> list[MaskedTrajectory]:
+        """MaskedTrajectories from the Go core's record batch (one row per trajectory; capi/masking.go)."""
         with gc_paused():  # millions of acyclic tuples: no collection pass can free any of them
-            return self._unpack_all(buf, fr, rewards)
+            return self._unpack_all(batch, fr, rewards)
 
-    def _unpack_all(self, buf: bytes, fr: _Fragments, rewards: list[list[float]]) -> list[MaskedTrajectory]:
+    def _unpack_all(self, batch: Any, fr: _Fragments, rewards: list[list[float]]) -> list[MaskedTrajectory]:
         n = len(rewards)
-        mv = memoryview(buf)
-        hdr = mv[8:8 + 32 * (n + 1)].cast("q").tolist()
-        po, ro, so, to = hdr[0:n + 1], hdr[n + 1:2 * n + 2], hdr[2 * n + 2:3 * n + 3], hdr[3 * n + 3:]
-        P, R, S, T = po[n], ro[n], so[n], to[n]
-        off = 8 + 32 * (n + 1) + 8 * R  # token_rewards (dense) are rebuilt from reward_at
-        # Whole columns to lists at once (C loops); per trajectory only slices of them.
-        pids = mv[off:off + 4 * P].cast("i").tolist()
-        off += 4 * P
-        rids = mv[off:off + 4 * R].cast("i").tolist()
-        off += 4 * R
-        recs = mv[off:off + 20 * S].cast("i").tolist()
-        off += 20 * S
-        reward_at = mv[off:off + 4 * T].cast("i").tolist()
-        off += 4 * T
-        trunc = buf[off:off + n]
-        mask = buf[off + n:off + n + R]
+        col = batch.column
+        # Whole columns to lists at once (C loops over the Arrow buffers); per trajectory only slices of them.
+        # token_rewards (dense) are rebuilt from reward_at: one shared 0.0 rather than a float per token.
+        po, ro = _values(col("prompt_ids").offsets), _values(col("response_ids").offsets)
+        so, to = _values(col("spans").offsets), _values(col("reward_at").offsets)
+        pids, rids = _values(col("prompt_ids").values), _values(col("response_ids").values)
+        span_cols = col("spans").values
+        recs = (_values(span_cols.field(0)), _values(span_cols.field(1)), _values(span_cols.field(2)),
+                _values(span_cols.field(3)), _values(span_cols.field(4)))
+        reward_at = _values(col("reward_at").values)
+        trunc = _bytes(col("truncated"))
+        mask = _bytes(col("response_mask").values)
+        del batch, col, span_cols  # the C buffers go as soon as the columns are lists
         decode = getattr(self.tokenizer, "decode", None)
         any_logprobs = any(lp is not None for lp in fr.carried_logprobs)
         all_texts = fr.texts + fr.carried_texts  # fragment f's text, carried ones numbered after the texts
@@ -447,9 +446,10 @@ class TrajectoryMasker:
             logprobs: list[float] | None = None
             if all_logprobs is not None:
                 logprobs = [0.0] * (r1 - r0)
+                starts, ends, frags = recs[0], recs[1], recs[4]
                 for k in range(so[i], so[i + 1]):
-                    start, end, frag = recs[5 * k], recs[5 * k + 1], recs[5 * k + 4]
-                    lp = all_logprobs[frag]
+                    start, end = starts[k], ends[k]
+                    lp = all_logprobs[frags[k]]
                     if lp is not None:
                         logprobs[start:end] = [float(x) for x in lp[:end - start]]
             out.append(build_masked(
@@ -457,6 +457,19 @@ class TrajectoryMasker:
                 tuple(rewards[i]), len(rewards[i]), bool(trunc[i]), tuple(token_rewards),
                 None if logprobs is None else tuple(logprobs)))
         return out
+
+
+def _values(arr: Any) -> list[int]:
+    """The values of a non-null int32 Arrow array as a list, read from its buffer in one C loop (far faster
+    than ``to_pylist``, which makes a scalar per value)."""
+    if not len(arr):
+        return []
+    return memoryview(arr.buffers()[1]).cast("B")[4 * arr.offset:4 * (arr.offset + len(arr))].cast("i").tolist()
+
+
+def _bytes(arr: Any) -> bytes:
+    """The values of a non-null uint8 Arrow array as bytes (a tuple of a slice of it is a tuple of ints)."""
+    return memoryview(arr.buffers()[1]).cast("B")[arr.offset:arr.offset + len(arr)].tobytes() if len(arr) else b""
 
 
 def _tables(seg_lists: list[list[int]], rewards: list[list[float]]) -> tuple[array, array, array, array]:
