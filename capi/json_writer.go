@@ -118,24 +118,7 @@ func appendNumber(b []byte, f float64) []byte {
 const hexDigits = "0123456789abcdef"
 
 // appendJSONString quotes s as a JSON string; invalid UTF-8 becomes U+FFFD.
-func appendJSONString(b []byte, s string) []byte { return appendJSONStringOf(b, s, false) }
-
-// appendJSONStringSurrogates is appendJSONString except that the encoding
-// of a lone surrogate that Python's "surrogatepass" writes (ED A0-BF 80-BF)
-// is kept as it is: Python's json.loads decodes bytes with "surrogatepass",
-// so the str it reads back holds the same lone surrogate (an escape
-// \udXXX would not do: json.loads joins a high and a low escape into one
-// code point). Texts that crossed in as "surrogatepass" UTF-8 go back this
-// way, each surrogate distinct.
-func appendJSONStringSurrogates(b []byte, s string) []byte { return appendJSONStringOf(b, s, true) }
-
-// isSurrogateAt reports whether s[i:] starts with the 3-byte encoding of a
-// surrogate code point (U+D800 to U+DFFF).
-func isSurrogateAt(s string, i int) bool {
-	return i+2 < len(s) && s[i] == 0xED && s[i+1] >= 0xA0 && s[i+1] <= 0xBF && s[i+2] >= 0x80 && s[i+2] <= 0xBF
-}
-
-func appendJSONStringOf(b []byte, s string, keepSurrogates bool) []byte {
+func appendJSONString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
@@ -164,10 +147,6 @@ func appendJSONStringOf(b []byte, s string, keepSurrogates bool) []byte {
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && size == 1 {
-			if keepSurrogates && isSurrogateAt(s, i) {
-				i += 3
-				continue
-			}
 			b = append(b, s[start:i]...)
 			b = append(b, `\ufffd`...)
 			i++
