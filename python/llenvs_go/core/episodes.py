@@ -9,6 +9,7 @@ episodes in parallel, and rewards, flags and next prompts come back as columns.
 
 from __future__ import annotations
 
+import functools
 import operator
 import os
 import weakref
@@ -93,7 +94,7 @@ class EpisodeBatch:
                                                  slot.array, out, out_len)
         if rc != _native.OK:
             _native.raise_for(rc, _native.take_buffer(out, out_len))
-        starts = slot.take()  # taken at once: pyarrow then releases the batch whatever happens next
+        starts = slot.take(_starts_schema())  # taken at once: pyarrow then releases the batch whatever happens next
         self.environment = environment
         self.task_indices = idx
         self._n = n
@@ -163,12 +164,11 @@ class EpisodeBatch:
                                               slot.schema, slot.array, out, out_len)
         if rc != _native.OK:
             _native.raise_for(rc, _native.take_buffer(out, out_len))
-        rows = slot.take()
+        rows = slot.take(_step_schema())
         prompts = rows.column(0).to_pylist()
         fl = bytes(ffi.buffer(flags, n))
-        failed = rows.column(1)
-        if failed.null_count != n:  # some steps failed: their error message stands in for the prompt
-            for k, message in enumerate(failed.to_pylist()):
+        if fl.translate(None, _SUCCEEDED):  # some steps failed: their error message stands in for the prompt
+            for k, message in enumerate(rows.column(1).to_pylist()):
                 if message is not None:
                     prompts[k] = message
         for i in compress(arr, fl.translate(_ENDED)):  # the episodes that ended (not the failed steps)
@@ -188,6 +188,25 @@ class EpisodeBatch:
 
 __all__ = ["BatchStep", "EpisodeBatch"]
 
+
+@functools.cache
+def _starts_schema() -> Any:
+    """The schema of llenvs_env_reset_many's batch (capi/episodes_batch.go startsBatch)."""
+    import pyarrow as pa
+
+    return pa.schema([("prompt", pa.string()), ("ground_truth", pa.string())])
+
+
+@functools.cache
+def _step_schema() -> Any:
+    """The schema of llenvs_episodes_step_texts' batch (capi/episodes_batch.go stepBatch)."""
+    import pyarrow as pa
+
+    return pa.schema([("prompt", pa.string()), ("error", pa.string())])
+
+
+# The flags bytes of a step that did not fail (deleted from a step's flags to see whether any failed).
+_SUCCEEDED = bytes(f for f in range(256) if not f & _native.EPISODE_ERROR)
 
 # Flags byte -> 1 when the step ended its episode (terminated or truncated, not an error), else 0.
 _ENDED = bytes(1 if f & (_native.EPISODE_TERMINATED | _native.EPISODE_TRUNCATED) and not f & _native.EPISODE_ERROR
