@@ -7,9 +7,7 @@ package main
 import "C"
 
 import (
-	"encoding/binary"
 	"fmt"
-	"unicode/utf8"
 	"unsafe"
 
 	"github.com/llenvs/llenvs-go/core"
@@ -23,13 +21,14 @@ const (
 )
 
 // llenvsgo_env_reset_many starts one episode per task index, in parallel,
-// writes their handles to episodes[n] and returns the first prompts and
-// ground truths packed by packItems. Nothing is started
-// when any reset fails.
+// writes their handles to episodes[n] and fills the caller's schema and
+// array with a record batch of their first prompts (prompt utf8) and ground
+// truths (ground_truth nullable utf8), one row per index. Nothing is
+// started, and the structs are not filled, when any reset fails.
 //
 //export llenvsgo_env_reset_many
-func llenvsgo_env_reset_many(h C.uint64_t, indices *C.int64_t, n C.size_t, episodes *C.uint64_t, out **C.char,
-	outLen *C.size_t) (rc C.int32_t) {
+func llenvsgo_env_reset_many(h C.uint64_t, indices *C.int64_t, n C.size_t, episodes *C.uint64_t,
+	schema *C.struct_ArrowSchema, array *C.struct_ArrowArray, out **C.char, outLen *C.size_t) (rc C.int32_t) {
 	defer guard(&rc, out, outLen)
 	env, err := getEnv(uint64(h))
 	if err != nil {
@@ -37,7 +36,11 @@ func llenvsgo_env_reset_many(h C.uint64_t, indices *C.int64_t, n C.size_t, episo
 	}
 	count := int(n)
 	if count == 0 {
-		toC(packItems(nil, nil), out, outLen)
+		batch, err := startsBatch(nil, nil)
+		if err != nil {
+			return fail(fmt.Errorf("building the first prompts: %w", err), out, outLen)
+		}
+		exportBatch(batch, schema, array)
 		return statusOK
 	}
 	idx := unsafe.Slice((*int64)(unsafe.Pointer(indices)), count)
@@ -61,14 +64,22 @@ func llenvsgo_env_reset_many(h C.uint64_t, indices *C.int64_t, n C.size_t, episo
 			return fail(fmt.Errorf("indices[%d]: %w", k, err), out, outLen)
 		}
 	}
-	hs := unsafe.Slice((*uint64)(unsafe.Pointer(episodes)), count)
 	prompts := make([]string, count)
 	truths := make([]*string, count)
 	for k := range starts {
-		hs[k] = putHandle(kindEpisode, core.NewRun(env, starts[k]))
 		prompts[k], truths[k] = starts[k].Observation.Prompt, starts[k].Hidden.ExpectedAnswer
 	}
-	toC(packItems(prompts, truths), out, outLen)
+	// Built before any handle is made, so that a batch too large to export
+	// leaves no episode behind.
+	batch, err := startsBatch(prompts, truths)
+	if err != nil {
+		return fail(fmt.Errorf("building the first prompts: %w", err), out, outLen)
+	}
+	hs := unsafe.Slice((*uint64)(unsafe.Pointer(episodes)), count)
+	for k := range starts {
+		hs[k] = putHandle(kindEpisode, core.NewRun(env, starts[k]))
+	}
+	exportBatch(batch, schema, array)
 	return statusOK
 }
 
@@ -78,17 +89,22 @@ func llenvsgo_env_reset_many(h C.uint64_t, indices *C.int64_t, n C.size_t, episo
 // batch's arrays, and which must not repeat an episode. On success
 // steps[which[k]] is advanced; totals[k] gets the step's weighted reward and
 // flags[k] its LLENVS_EPISODE_* flags; with closeDone, an episode that ended
-// is closed. *out gets the next prompts (for an item that failed, its error
-// message), packed by packItems.
+// is closed. The caller's schema and array get a record batch of n rows
+// (see stepBatch): the next prompts, and the error message of each item
+// that failed. The structs are filled only when the call succeeds.
 //
 //export llenvsgo_episodes_step_texts
 func llenvsgo_episodes_step_texts(episodes *C.uint64_t, steps *C.int64_t, which *C.int64_t, batch C.size_t,
 	texts **C.char, lens *C.int64_t, n C.size_t, totals *C.double, flags *C.uint8_t, closeDone C.int32_t,
-	out **C.char, outLen *C.size_t) (rc C.int32_t) {
+	schema *C.struct_ArrowSchema, array *C.struct_ArrowArray, out **C.char, outLen *C.size_t) (rc C.int32_t) {
 	defer guard(&rc, out, outLen)
 	count, size := int(n), int(batch)
 	if count == 0 {
-		toC(packItems(nil, nil), out, outLen)
+		rows, err := stepBatch(nil, nil)
+		if err != nil {
+			return fail(fmt.Errorf("building the next prompts: %w", err), out, outLen)
+		}
+		exportBatch(rows, schema, array)
 		return statusOK
 	}
 	hs := unsafe.Slice((*uint64)(unsafe.Pointer(episodes)), size)
@@ -102,6 +118,7 @@ func llenvsgo_episodes_step_texts(episodes *C.uint64_t, steps *C.int64_t, which 
 	tot := unsafe.Slice((*float64)(unsafe.Pointer(totals)), count)
 	fl := unsafe.Slice((*uint8)(unsafe.Pointer(flags)), count)
 	prompts := make([]string, count)
+	errs := make([]error, count)
 	core.ParallelFor(count, func(lo, hi int) {
 		for k := lo; k < hi; k++ {
 			i := wh[k]
@@ -109,7 +126,7 @@ func llenvsgo_episodes_step_texts(episodes *C.uint64_t, steps *C.int64_t, which 
 			text := C.GoStringN(ptrs[k], C.int(ls[k]))
 			b, err := stepBrief(hs[i], int(st[i]), text)
 			if err != nil {
-				tot[k], fl[k], prompts[k] = 0, episodeError, err.Error()
+				tot[k], fl[k], errs[k] = 0, episodeError, err
 				continue
 			}
 			st[i]++
@@ -126,7 +143,13 @@ func llenvsgo_episodes_step_texts(episodes *C.uint64_t, steps *C.int64_t, which 
 			}
 		}
 	})
-	toC(packItems(prompts, make([]*string, count)), out, outLen)
+	rows, err := stepBatch(prompts, errs)
+	if err != nil {
+		// The steps were taken (steps and flags say so); only their texts
+		// cannot be handed back.
+		return fail(fmt.Errorf("building the next prompts: %w", err), out, outLen)
+	}
+	exportBatch(rows, schema, array)
 	return statusOK
 }
 
@@ -159,48 +182,46 @@ func stepBrief(h uint64, step int, text string) (b core.Brief, err error) {
 	return run.StepBrief(step, text)
 }
 
-// packItems packs prompts and optional ground truths into one buffer
-// (little-endian int64s): n, prompt code-point offsets [n+1], truth
-// code-point offsets [n+1], has-truth bytes [n] padded to a multiple of 8,
-// prompt byte count, truth byte count, the prompts' UTF-8, the truths' UTF-8.
-// Offsets count code points so that Python can slice the decoded str.
-func packItems(prompts []string, truths []*string) []byte {
+// startsBatch is the record batch of llenvsgo_env_reset_many: prompt
+// (utf8) and ground_truth (nullable utf8), one row per episode.
+func startsBatch(prompts []string, truths []*string) (*cColumn, error) {
+	prompt, err := stringColumnOf("prompt", prompts)
+	if err != nil {
+		return nil, err
+	}
+	truth, err := utf8ColumnOf("ground_truth", truths, true)
+	if err != nil {
+		prompt.free()
+		return nil, err
+	}
+	return newStructColumn("", len(prompts), prompt, truth), nil
+}
+
+// stepBatch is the record batch of llenvsgo_episodes_step_texts, one row
+// per item stepped: prompt (nullable utf8: the next prompt, null where the
+// step failed) and error (nullable utf8: the step's error message, null
+// where it succeeded). Both are columns of one batch, rather than failures
+// in a second batch, so that a step costs the caller one import.
+func stepBatch(prompts []string, errs []error) (*cColumn, error) {
 	n := len(prompts)
-	pBytes, tBytes := 0, 0
+	next := make([]*string, n)
+	msgs := make([]*string, n)
 	for k := range prompts {
-		pBytes += len(prompts[k])
-		if truths[k] != nil {
-			tBytes += len(*truths[k])
+		if errs[k] != nil {
+			m := errs[k].Error()
+			msgs[k] = &m
+			continue
 		}
+		next[k] = &prompts[k]
 	}
-	flagWords := (n + 7) / 8
-	head := 8 * (1 + 2*(n+1) + flagWords + 2)
-	buf := make([]byte, head, head+pBytes+tBytes)
-	le := binary.LittleEndian
-	le.PutUint64(buf, uint64(n))
-	pOff, tOff, flags := 8, 8+8*(n+1), 8+16*(n+1)
-	var pc, tc int64
-	for k := range prompts {
-		le.PutUint64(buf[pOff+8*k:], uint64(pc))
-		le.PutUint64(buf[tOff+8*k:], uint64(tc))
-		pc += int64(utf8.RuneCountInString(prompts[k]))
-		if truths[k] != nil {
-			buf[flags+k] = 1
-			tc += int64(utf8.RuneCountInString(*truths[k]))
-		}
+	prompt, err := utf8ColumnOf("prompt", next, true)
+	if err != nil {
+		return nil, err
 	}
-	le.PutUint64(buf[pOff+8*n:], uint64(pc))
-	le.PutUint64(buf[tOff+8*n:], uint64(tc))
-	sizes := flags + 8*flagWords
-	le.PutUint64(buf[sizes:], uint64(pBytes))
-	le.PutUint64(buf[sizes+8:], uint64(tBytes))
-	for _, p := range prompts {
-		buf = append(buf, p...)
+	msg, err := utf8ColumnOf("error", msgs, true)
+	if err != nil {
+		prompt.free()
+		return nil, err
 	}
-	for _, t := range truths {
-		if t != nil {
-			buf = append(buf, *t...)
-		}
-	}
-	return buf
+	return newStructColumn("", n, prompt, msg), nil
 }

@@ -273,57 +273,6 @@ func FuzzErrorReply(f *testing.F) {
 	})
 }
 
-// unpackItems reads packItems' buffer: the prompts and the ground truths.
-func unpackItems(t *testing.T, buf []byte) ([]string, []*string) {
-	t.Helper()
-	le := binary.LittleEndian
-	n := int(le.Uint64(buf))
-	pOff, tOff, flags := 8, 8+8*(n+1), 8+16*(n+1)
-	sizes := flags + 8*((n+7)/8)
-	pBytes, tBytes := int(le.Uint64(buf[sizes:])), int(le.Uint64(buf[sizes+8:]))
-	data := buf[sizes+16:]
-	if len(data) != pBytes+tBytes {
-		t.Fatalf("%d data bytes, header says %d + %d", len(data), pBytes, tBytes)
-	}
-	pRunes, tRunes := []rune(string(data[:pBytes])), []rune(string(data[pBytes:]))
-	prompts, truths := make([]string, n), make([]*string, n)
-	for k := 0; k < n; k++ {
-		a, b := le.Uint64(buf[pOff+8*k:]), le.Uint64(buf[pOff+8*k+8:])
-		prompts[k] = string(pRunes[a:b])
-		if buf[flags+k] == 1 {
-			a, b = le.Uint64(buf[tOff+8*k:]), le.Uint64(buf[tOff+8*k+8:])
-			s := string(tRunes[a:b])
-			truths[k] = &s
-		}
-	}
-	return prompts, truths
-}
-
-// FuzzPackItems packs prompts and ground truths as llenvs_env_reset_many
-// and llenvs_episodes_step_texts return them, and reads them back as
-// Python does (code-point offsets into the decoded text).
-func FuzzPackItems(f *testing.F) {
-	f.Add("How many legs?", "4", "caf\u00e9 \U0001f600", true)
-	f.Add("", "", "", false)
-	f.Add("a\x00b", "\u2028", "x", true)
-	f.Fuzz(func(t *testing.T, p1, truth, p2 string, has bool) {
-		if !utf8.ValidString(p1) || !utf8.ValidString(truth) || !utf8.ValidString(p2) {
-			return // Python hands in str, whose UTF-8 is valid
-		}
-		truths := []*string{nil, nil, nil}
-		if has {
-			truths[0], truths[2] = &truth, &p1
-		}
-		prompts := []string{p1, p2, truth}
-		gotP, gotT := unpackItems(t, packItems(prompts, truths))
-		for k := range prompts {
-			if gotP[k] != prompts[k] || (gotT[k] == nil) != (truths[k] == nil) || (gotT[k] != nil && *gotT[k] != *truths[k]) {
-				t.Fatalf("item %d: packed %q %v, read back %q %v", k, prompts[k], truths[k], gotP[k], gotT[k])
-			}
-		}
-	})
-}
-
 // utf8At reads row r of a utf8 column before export (nil when null).
 func utf8At(c *cColumn, r int) *string {
 	if v := c.buffers[0]; v != nil && (*(*byte)(unsafe.Add(v, r/8)))&(1<<(r%8)) == 0 {
@@ -332,6 +281,82 @@ func utf8At(c *cColumn, r int) *string {
 	offs := unsafe.Slice((*int32)(c.buffers[1]), c.length+1)
 	s := string(unsafe.Slice((*byte)(c.buffers[2]), offs[c.length])[offs[r]:offs[r+1]])
 	return &s
+}
+
+// FuzzEpisodesBatch builds the record batches of llenvs_env_reset_many
+// (prompts and ground truths) and llenvs_episodes_step_texts (next prompts,
+// error messages where a step failed) and reads them back before export.
+func FuzzEpisodesBatch(f *testing.F) {
+	f.Add("How many legs?", "4", "caf\u00e9 \U0001f600", true)
+	f.Add("", "", "", false)
+	f.Add("a\x00b", "\u2028", "x", true)
+	f.Add("\xed\xa0\x80", "\xff", "", true)
+	f.Fuzz(func(t *testing.T, p1, truth, p2 string, has bool) {
+		// Any bytes: a step's text, so a next prompt, may hold lone
+		// surrogates encoded with Python's surrogatepass.
+		truths := []*string{nil, nil, nil}
+		if has {
+			truths[0], truths[2] = &truth, &p1
+		}
+		prompts := []string{p1, p2, truth}
+		starts, err := startsBatch(prompts, truths)
+		if err != nil {
+			t.Fatalf("startsBatch: %v", err)
+		}
+		defer starts.free()
+		if starts.length != 3 || len(starts.children) != 2 || starts.children[0].name != "prompt" ||
+			starts.children[1].name != "ground_truth" {
+			t.Fatalf("reset batch: %d rows, columns %v", starts.length, starts.children)
+		}
+		wantNulls := int64(3)
+		if has {
+			wantNulls = 1
+		}
+		if starts.children[0].nulls != 0 || starts.children[1].nulls != wantNulls {
+			t.Fatalf("null counts %d and %d, want 0 and %d", starts.children[0].nulls, starts.children[1].nulls,
+				wantNulls)
+		}
+		for k := range prompts {
+			gotP, gotT := utf8At(starts.children[0], k), utf8At(starts.children[1], k)
+			if gotP == nil || *gotP != prompts[k] || (gotT == nil) != (truths[k] == nil) ||
+				(gotT != nil && *gotT != *truths[k]) {
+				t.Fatalf("row %d: built %q %v, read back %v %v", k, prompts[k], truths[k], gotP, gotT)
+			}
+		}
+
+		errs := []error{nil, nil, nil}
+		if has {
+			errs[1] = errors.New(truth)
+		}
+		steps, err := stepBatch(prompts, errs)
+		if err != nil {
+			t.Fatalf("stepBatch: %v", err)
+		}
+		defer steps.free()
+		if steps.length != 3 || len(steps.children) != 2 || steps.children[0].name != "prompt" ||
+			steps.children[1].name != "error" {
+			t.Fatalf("step batch: %d rows, columns %v", steps.length, steps.children)
+		}
+		for k := range prompts {
+			gotP, gotE := utf8At(steps.children[0], k), utf8At(steps.children[1], k)
+			if errs[k] != nil {
+				if gotP != nil || gotE == nil || *gotE != errs[k].Error() {
+					t.Fatalf("row %d failed with %q, read back prompt %v, error %v", k, errs[k], gotP, gotE)
+				}
+				continue
+			}
+			if gotE != nil || gotP == nil || *gotP != prompts[k] {
+				t.Fatalf("row %d: next prompt %q, read back prompt %v, error %v", k, prompts[k], gotP, gotE)
+			}
+		}
+		failed := int64(0)
+		if has {
+			failed = 1
+		}
+		if steps.children[0].nulls != failed || steps.children[1].nulls != 3-failed {
+			t.Fatalf("null counts %d and %d with %d failed", steps.children[0].nulls, steps.children[1].nulls, failed)
+		}
+	})
 }
 
 // FuzzItemsBatch decodes arbitrary item layouts and builds rows as

@@ -40,15 +40,20 @@
  * nullable utf8), extracting again and scoring nothing.
  *
  * Many episodes at once (capi/episodes_batch.go): llenvs_env_reset_many
- * starts one episode per index into episodes[n] and returns the prompts and
- * ground truths packed as in capi/episodes_batch.go. llenvs_episodes_step_texts
- * steps episodes[which[k]] (of a batch of `batch` episodes, none twice) from
- * step steps[which[k]] with texts[k], advancing steps[which[k]], filling
+ * starts one episode per index into episodes[n] and fills schema and array
+ * with a record batch of n rows: prompt (utf8, the first prompt) and
+ * ground_truth (nullable utf8). llenvs_episodes_step_texts steps
+ * episodes[which[k]] (of a batch of `batch` episodes, none twice) from step
+ * steps[which[k]] with texts[k], advancing steps[which[k]], filling
  * totals[n] (the weighted reward) and flags[n] (LLENVS_EPISODE_*), closing
- * the episodes that ended when close_done != 0, and returns the next prompts
- * packed the same way (an error message where flags has LLENVS_EPISODE_ERROR).
- * llenvs_episodes_step_pytuple takes a Python tuple of str (read in place,
- * as llenvs_score_pytuple does). */
+ * the episodes that ended when close_done != 0, and fills schema and array
+ * with a record batch of n rows: prompt (nullable utf8, the next prompt;
+ * null where flags has LLENVS_EPISODE_ERROR) and error (nullable utf8, that
+ * step's error message; null elsewhere). llenvs_episodes_step_pytuple takes
+ * a Python tuple of str (read in place, as llenvs_score_pytuple does). The
+ * Arrow structs are the caller's, filled only on success (as for
+ * llenvs_items_batch below); the caller releases each with its own release
+ * callback. */
 #ifndef LLENVS_H
 #define LLENVS_H
 
@@ -127,9 +132,9 @@ int32_t llenvs_env_close(uint64_t handle);
 int32_t llenvs_env_reset(uint64_t handle, const char *req, size_t req_len, uint64_t *episode, char **out, size_t *out_len);
 int32_t llenvs_episode_step(uint64_t episode, const char *action, size_t action_len, char **out, size_t *out_len);
 int32_t llenvs_episode_close(uint64_t episode);
-int32_t llenvs_env_reset_many(uint64_t handle, const int64_t *indices, size_t n, uint64_t *episodes, char **out, size_t *out_len);
-int32_t llenvs_episodes_step_texts(const uint64_t *episodes, int64_t *steps, const int64_t *which, size_t batch, const char *const *texts, const int64_t *lens, size_t n, double *totals, uint8_t *flags, int32_t close_done, char **out, size_t *out_len);
-int32_t llenvs_episodes_step_pytuple(const uint64_t *episodes, int64_t *steps, const int64_t *which, size_t batch, void *texts, size_t n, double *totals, uint8_t *flags, int32_t close_done, char **out, size_t *out_len);
+int32_t llenvs_env_reset_many(uint64_t handle, const int64_t *indices, size_t n, uint64_t *episodes, struct ArrowSchema *schema, struct ArrowArray *array, char **out, size_t *out_len);
+int32_t llenvs_episodes_step_texts(const uint64_t *episodes, int64_t *steps, const int64_t *which, size_t batch, const char *const *texts, const int64_t *lens, size_t n, double *totals, uint8_t *flags, int32_t close_done, struct ArrowSchema *schema, struct ArrowArray *array, char **out, size_t *out_len);
+int32_t llenvs_episodes_step_pytuple(const uint64_t *episodes, int64_t *steps, const int64_t *which, size_t batch, void *texts, size_t n, double *totals, uint8_t *flags, int32_t close_done, struct ArrowSchema *schema, struct ArrowArray *array, char **out, size_t *out_len);
 /* Dataset rows (capi/arrow.go): the rows of tasks indices[n] as a record
  * batch (task_index int64, prompt utf8, ground_truth nullable utf8,
  * messages list<struct<role utf8, content utf8>>) in schema and array, and

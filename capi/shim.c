@@ -134,18 +134,19 @@ int32_t llenvs_describe_texts(uint64_t handle, const int64_t *indices, const cha
                                    out_len);
 }
 
-int32_t llenvs_env_reset_many(uint64_t handle, const int64_t *indices, size_t n, uint64_t *episodes, char **out,
-                              size_t *out_len) {
+int32_t llenvs_env_reset_many(uint64_t handle, const int64_t *indices, size_t n, uint64_t *episodes,
+                              struct ArrowSchema *schema, struct ArrowArray *array, char **out, size_t *out_len) {
     if (forked) return fork_error(out, out_len);
-    return llenvsgo_env_reset_many(handle, (int64_t *)indices, n, episodes, out, out_len);
+    return llenvsgo_env_reset_many(handle, (int64_t *)indices, n, episodes, schema, array, out, out_len);
 }
 
 int32_t llenvs_episodes_step_texts(const uint64_t *episodes, int64_t *steps, const int64_t *which, size_t batch,
                                    const char *const *texts, const int64_t *lens, size_t n, double *totals,
-                                   uint8_t *flags, int32_t close_done, char **out, size_t *out_len) {
+                                   uint8_t *flags, int32_t close_done, struct ArrowSchema *schema,
+                                   struct ArrowArray *array, char **out, size_t *out_len) {
     if (forked) return fork_error(out, out_len);
     return llenvsgo_episodes_step_texts((uint64_t *)episodes, steps, (int64_t *)which, batch, (char **)texts,
-                                        (int64_t *)lens, n, totals, flags, close_done, out, out_len);
+                                        (int64_t *)lens, n, totals, flags, close_done, schema, array, out, out_len);
 }
 
 /* The CPython API, handed in by the caller (from ctypes.pythonapi) so that
@@ -265,14 +266,15 @@ int32_t llenvs_score_one(uint64_t handle, int64_t index, void *text, void *resul
  * place by read_pytuple. */
 int32_t llenvs_episodes_step_pytuple(const uint64_t *episodes, int64_t *steps, const int64_t *which, size_t batch,
                                      void *texts, size_t n, double *totals, uint8_t *flags, int32_t close_done,
-                                     char **out, size_t *out_len) {
+                                     struct ArrowSchema *schema, struct ArrowArray *array, char **out,
+                                     size_t *out_len) {
     if (forked) return fork_error(out, out_len);
     const char **ptrs;
     int64_t *lens;
     int32_t rc = read_pytuple("llenvs_episodes_step_pytuple", "text", texts, n, &ptrs, &lens, out, out_len);
     if (rc != LLENVS_OK) return rc;
     rc = llenvsgo_episodes_step_texts((uint64_t *)episodes, steps, (int64_t *)which, batch, (char **)ptrs, lens, n,
-                                      totals, flags, close_done, out, out_len);
+                                      totals, flags, close_done, schema, array, out, out_len);
     free(ptrs);
     free(lens);
     return rc;

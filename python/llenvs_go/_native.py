@@ -87,9 +87,9 @@ int32_t llenvs_env_close(uint64_t handle);
 int32_t llenvs_env_reset(uint64_t handle, const char *req, size_t req_len, uint64_t *episode, char **out, size_t *out_len);
 int32_t llenvs_episode_step(uint64_t episode, const char *action, size_t action_len, char **out, size_t *out_len);
 int32_t llenvs_episode_close(uint64_t episode);
-int32_t llenvs_env_reset_many(uint64_t handle, const int64_t *indices, size_t n, uint64_t *episodes, char **out, size_t *out_len);
-int32_t llenvs_episodes_step_texts(const uint64_t *episodes, int64_t *steps, const int64_t *which, size_t batch, const char *const *texts, const int64_t *lens, size_t n, double *totals, uint8_t *flags, int32_t close_done, char **out, size_t *out_len);
-int32_t llenvs_episodes_step_pytuple(const uint64_t *episodes, int64_t *steps, const int64_t *which, size_t batch, void *texts, size_t n, double *totals, uint8_t *flags, int32_t close_done, char **out, size_t *out_len);
+int32_t llenvs_env_reset_many(uint64_t handle, const int64_t *indices, size_t n, uint64_t *episodes, struct ArrowSchema *schema, struct ArrowArray *array, char **out, size_t *out_len);
+int32_t llenvs_episodes_step_texts(const uint64_t *episodes, int64_t *steps, const int64_t *which, size_t batch, const char *const *texts, const int64_t *lens, size_t n, double *totals, uint8_t *flags, int32_t close_done, struct ArrowSchema *schema, struct ArrowArray *array, char **out, size_t *out_len);
+int32_t llenvs_episodes_step_pytuple(const uint64_t *episodes, int64_t *steps, const int64_t *which, size_t batch, void *texts, size_t n, double *totals, uint8_t *flags, int32_t close_done, struct ArrowSchema *schema, struct ArrowArray *array, char **out, size_t *out_len);
 int32_t llenvs_items_batch(uint64_t handle, const int64_t *indices, size_t n, const char *layout, size_t layout_len, struct ArrowSchema *schema, struct ArrowArray *array, struct ArrowSchema *err_schema, struct ArrowArray *err_array, char **out, size_t *out_len);
 #define LLENVS_SCORE_ANSWERS 1
 int32_t llenvs_score_texts(uint64_t handle, const int64_t *indices, const char *const *texts, const int64_t *lens, size_t n, int32_t columns, double *totals, double *values, uint8_t *flags, struct ArrowSchema *schema, struct ArrowArray *array, char **out, size_t *out_len);

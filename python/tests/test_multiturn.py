@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gc
 import json
+import os
 import pickle
 import threading
 import uuid
@@ -385,6 +386,13 @@ def test_episode_batch_matches_step():
         batch.step(["a"])
     r = batch.step(["\ud800", "b", "c"])  # a lone surrogate takes the encoded path
     assert r.errors == [False] * 3 and r.prompts[0] == "Incorrect, 2 attempts left."
+    _native.episode_close(int(batch._handles[1]), os.getpid())  # a step of a closed episode fails alone
+    r = batch.step(["x", "<answer>-1</answer>", "y"])
+    assert r.errors == [False, True, False] and r.flags[1] == _native.EPISODE_ERROR and r.totals[1] == 0
+    assert "handle" in r.prompts[1] and r.prompts[0] == r.prompts[2] == "Incorrect, 1 attempt left."
+    empty = EpisodeBatch(env, [])
+    assert (len(empty), empty.prompts, empty.expected_answers) == (0, [], [])
+    assert empty.step([]).prompts == []
     del batch
     gc.collect()
     assert _native.live_handles(_native.KIND_EPISODE) == base

@@ -25,12 +25,21 @@ class BatchSlot:
         self.schema = ffi.new("struct ArrowSchema *")
         self.array = ffi.new("struct ArrowArray *")
 
-    def take(self) -> Any:
-        """The record batch Go filled in, now owned by pyarrow (the structs are marked released)."""
+    def take(self, schema: Any = None) -> Any:
+        """The record batch Go filled in, now owned by pyarrow (the structs are marked released).
+
+        With ``schema`` (a ``pyarrow.Schema`` the caller knows Go's to be),
+        Go's schema is released unread: parsing it is most of the cost of a
+        call that returns a few rows.
+        """
         import pyarrow as pa
 
-        return pa.RecordBatch._import_from_c(int(ffi.cast("uintptr_t", self.array)),
-                                             int(ffi.cast("uintptr_t", self.schema)))
+        array = int(ffi.cast("uintptr_t", self.array))
+        if schema is None:
+            return pa.RecordBatch._import_from_c(array, int(ffi.cast("uintptr_t", self.schema)))
+        batch = pa.RecordBatch._import_from_c(array, schema)
+        self.schema.release(self.schema)
+        return batch
 
 
 def _surrogatepass_or_replace(err: UnicodeError) -> tuple[str, int]:

@@ -9,6 +9,7 @@ episodes in parallel, and rewards, flags and next prompts come back as columns.
 
 from __future__ import annotations
 
+import functools
 import operator
 import os
 import weakref
@@ -20,6 +21,7 @@ from typing import Any
 
 from llenvs_go import _native
 from llenvs_go._native import ffi
+from llenvs_go.core.columns import BatchSlot
 from llenvs_go.core.native import NativeEnvironment
 
 
@@ -87,10 +89,12 @@ class EpisodeBatch:
         handles = ffi.new("uint64_t[]", max(n, 1))
         out = ffi.new("char **")
         out_len = ffi.new("size_t *")
-        rc = _native.lib().llenvs_env_reset_many(env.handle, ffi.new("int64_t[]", idx), n, handles, out, out_len)
-        data = _native.take_buffer(out, out_len)
+        slot = BatchSlot()
+        rc = _native.lib().llenvs_env_reset_many(env.handle, ffi.new("int64_t[]", idx), n, handles, slot.schema,
+                                                 slot.array, out, out_len)
         if rc != _native.OK:
-            _native.raise_for(rc, data)
+            _native.raise_for(rc, _native.take_buffer(out, out_len))
+        starts = slot.take(_starts_schema())  # taken at once: pyarrow then releases the batch whatever happens next
         self.environment = environment
         self.task_indices = idx
         self._n = n
@@ -98,7 +102,8 @@ class EpisodeBatch:
         self._steps = ffi.new("int64_t[]", max(n, 1))
         self._done = bytearray(n)
         self._finalizer = weakref.finalize(self, _close_live, handles, self._done, os.getpid())
-        self.prompts, self.expected_answers = unpack_items(data) if n else ([], [])
+        self.prompts: list[str] = starts.column(0).to_pylist()
+        self.expected_answers: list[str | None] = starts.column(1).to_pylist()
 
     def __len__(self) -> int:
         return self._n
@@ -143,9 +148,10 @@ class EpisodeBatch:
         flags = ffi.new("uint8_t[]", max(n, 1))
         out = ffi.new("char **")
         out_len = ffi.new("size_t *")
+        slot = BatchSlot()
         L = _native.lib()
         rc = L.llenvs_episodes_step_pytuple(self._handles, self._steps, c_which, self._n, ffi.cast("void *", id(tup)),
-                                            n, totals, flags, 1, out, out_len)
+                                            n, totals, flags, 1, slot.schema, slot.array, out, out_len)
         if rc == _native.ERR_ENCODING:  # lone surrogates: pass them as "surrogatepass" encodes them
             _native.take_buffer(out, out_len)
             for k, t in enumerate(tup):
@@ -155,12 +161,16 @@ class EpisodeBatch:
             keep = [ffi.from_buffer(b) for b in encoded]
             rc = L.llenvs_episodes_step_texts(self._handles, self._steps, c_which, self._n, ffi.new("char *[]", keep),
                                               ffi.new("int64_t[]", [len(b) for b in encoded]), n, totals, flags, 1,
-                                              out, out_len)
-        data = _native.take_buffer(out, out_len)
+                                              slot.schema, slot.array, out, out_len)
         if rc != _native.OK:
-            _native.raise_for(rc, data)
-        prompts, _ = unpack_items(data) if n else ([], [])
+            _native.raise_for(rc, _native.take_buffer(out, out_len))
+        rows = slot.take(_step_schema())
+        prompts = rows.column(0).to_pylist()
         fl = bytes(ffi.buffer(flags, n))
+        if fl.translate(None, _SUCCEEDED):  # some steps failed: their error message stands in for the prompt
+            for k, message in enumerate(rows.column(1).to_pylist()):
+                if message is not None:
+                    prompts[k] = message
         for i in compress(arr, fl.translate(_ENDED)):  # the episodes that ended (not the failed steps)
             done[i] = 1
         return BatchStep(indices=arr.tolist(), totals=ffi.unpack(totals, n), prompts=prompts, flags=fl)
@@ -179,26 +189,26 @@ class EpisodeBatch:
 __all__ = ["BatchStep", "EpisodeBatch"]
 
 
+@functools.cache
+def _starts_schema() -> Any:
+    """The schema of llenvs_env_reset_many's batch (capi/episodes_batch.go startsBatch)."""
+    import pyarrow as pa
+
+    return pa.schema([("prompt", pa.string()), ("ground_truth", pa.string())])
+
+
+@functools.cache
+def _step_schema() -> Any:
+    """The schema of llenvs_episodes_step_texts' batch (capi/episodes_batch.go stepBatch)."""
+    import pyarrow as pa
+
+    return pa.schema([("prompt", pa.string()), ("error", pa.string())])
+
+
+# The flags bytes of a step that did not fail (deleted from a step's flags to see whether any failed).
+_SUCCEEDED = bytes(f for f in range(256) if not f & _native.EPISODE_ERROR)
+
 # Flags byte -> 1 when the step ended its episode (terminated or truncated, not an error), else 0.
 _ENDED = bytes(1 if f & (_native.EPISODE_TERMINATED | _native.EPISODE_TRUNCATED) and not f & _native.EPISODE_ERROR
                else 0 for f in range(256))
 
-
-def unpack_items(data: bytes) -> tuple[list[str], list[str | None]]:
-    """Decode prompts and ground truths packed by capi/episodes_batch.go (packItems)."""
-    n = int.from_bytes(data[:8], "little")
-    offsets = array("q")
-    offsets.frombytes(data[8 : 8 + 16 * (n + 1)])
-    p_off, t_off = offsets[: n + 1], offsets[n + 1 :]
-    flags_at = 8 + 16 * (n + 1)
-    has = data[flags_at : flags_at + n]
-    sizes_at = flags_at + 8 * ((n + 7) // 8)
-    p_bytes = int.from_bytes(data[sizes_at : sizes_at + 8], "little")
-    text_at = sizes_at + 16
-    prompts_text = data[text_at : text_at + p_bytes].decode("utf-8", "replace")
-    truths_text = data[text_at + p_bytes :].decode("utf-8", "replace")
-    prompts = list(map(prompts_text.__getitem__, map(slice, p_off[:n], p_off[1:])))
-    if has.count(0) == n:  # a step's reply carries no ground truth
-        return prompts, [None] * n
-    truths = [truths_text[t_off[k] : t_off[k + 1]] if has[k] else None for k in range(n)]
-    return prompts, truths
