@@ -21,7 +21,7 @@ from typing import Any
 
 from llenvs_go import _native
 from llenvs_go._native import ffi
-from llenvs_go.core.columns import BatchSlot
+from llenvs_go.core.columns import BatchSlot, texts_of
 from llenvs_go.core.native import NativeEnvironment
 
 
@@ -102,8 +102,8 @@ class EpisodeBatch:
         self._steps = ffi.new("int64_t[]", max(n, 1))
         self._done = bytearray(n)
         self._finalizer = weakref.finalize(self, _close_live, handles, self._done, os.getpid())
-        self.prompts: list[str] = starts.column(0).to_pylist()
-        self.expected_answers: list[str | None] = starts.column(1).to_pylist()
+        self.prompts: list[str] = texts_of(starts.column(0))
+        self.expected_answers: list[str | None] = texts_of(starts.column(1))
 
     def __len__(self) -> int:
         return self._n
@@ -165,10 +165,10 @@ class EpisodeBatch:
         if rc != _native.OK:
             _native.raise_for(rc, _native.take_buffer(out, out_len))
         rows = slot.take(_step_schema())
-        prompts = rows.column(0).to_pylist()
+        prompts = texts_of(rows.column(0))
         fl = bytes(ffi.buffer(flags, n))
         if fl.translate(None, _SUCCEEDED):  # some steps failed: their error message stands in for the prompt
-            for k, message in enumerate(rows.column(1).to_pylist()):
+            for k, message in enumerate(texts_of(rows.column(1))):
                 if message is not None:
                     prompts[k] = message
         for i in compress(arr, fl.translate(_ENDED)):  # the episodes that ended (not the failed steps)

@@ -41,7 +41,7 @@ from llenvs_go.core.scoring_results import (
 from llenvs_go.core.state import Action
 
 _I64_MIN, _I64_MAX = -(2**63), 2**63 - 1
-_ITEM_FOUND, _ITEM_ERROR, _ITEM_SPAN = _native.ITEM_FOUND, _native.ITEM_ERROR, _native.ITEM_SPAN
+_ITEM_FOUND, _ITEM_ERROR, _ITEM_SPAN, _OK = _native.ITEM_FOUND, _native.ITEM_ERROR, _native.ITEM_SPAN, _native.OK
 
 
 class _PythonSteps:
@@ -193,9 +193,16 @@ class Scorer:
         one = self._one or self._one_path()
         if one is None or type(response) is not str or type(task_index) is not int:
             return self._score_general(task_index, response)
-        c = self._call_one(one, task_index, response)
-        if c is None:  # not encodable as UTF-8: the batch path handles it
-            return self._run((task_index,), (response,), rich=True)[0]
+        fn, handle, names = one
+        c = _one_call(len(names))
+        if not _I64_MIN <= task_index <= _I64_MAX or fn(handle, task_index, response, c.address) != _OK:
+            # The rare cases, as _call_one handles them: an index out of range, a closed handle, an error
+            # (this call's error buffer freed first; _call_one calls again).
+            c.take()
+            c = self._call_one(one, task_index, response)
+            if c is None:  # not encodable as UTF-8: the batch path handles it
+                return self._run((task_index,), (response,), rich=True)[0]
+            names = (self._one or one)[2]
         words = c.words
         f = words[1]
         if f & _ITEM_ERROR:  # its metadata holds the error: the batch path gives it
@@ -209,7 +216,6 @@ class Scorer:
         else:
             answer = None
         d = c.doubles
-        names = one[2]
         if len(names) == 1:
             values = [d[6]]
             signals = {names[0]: values[0]}
