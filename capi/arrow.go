@@ -31,6 +31,7 @@ func llenvsgo_items_batch(h C.uint64_t, indices *C.int64_t, n C.size_t, layout *
 	schema *C.struct_ArrowSchema, array *C.struct_ArrowArray, errSchema *C.struct_ArrowSchema,
 	errArray *C.struct_ArrowArray, out **C.char, outLen *C.size_t) (rc C.int32_t) {
 	defer guard(&rc, out, outLen)
+	clearOut(out, outLen)
 	env, err := getEnv(uint64(h))
 	if err != nil {
 		return fail(err, out, outLen)

@@ -29,6 +29,7 @@ func llenvsgo_env_new_columns(cfg *C.char, cfgLen C.size_t, nCols C.size_t, rows
 	offsets *unsafe.Pointer, widths *C.int32_t, starts *C.int64_t, data **C.char, dataLens *C.int64_t,
 	validity **C.uint8_t, handle *C.uint64_t, out **C.char, outLen *C.size_t) (rc C.int32_t) {
 	defer guard(&rc, out, outLen)
+	clearOut(out, outLen)
 	raw, err := decodeObject(input(cfg, cfgLen))
 	if err != nil {
 		return fail(err, out, outLen)

@@ -50,6 +50,7 @@ const (
 func llenvsgo_episode_step_told(h C.uint64_t, step C.int64_t, known C.uint64_t, text *C.char, textLen C.int64_t,
 	calls *C.char, callsLen C.size_t, out **C.char, outLen *C.size_t) (rc C.int32_t) {
 	defer guard(&rc, out, outLen)
+	clearOut(out, outLen)
 	run, err := getEpisode(uint64(h))
 	if err != nil {
 		return fail(err, out, outLen)
@@ -234,6 +235,7 @@ func appendTelling(b []byte, t core.Telling, told core.Told) []byte {
 //export llenvsgo_env_details
 func llenvsgo_env_details(h C.uint64_t, recipe *C.char, n C.size_t, out **C.char, outLen *C.size_t) (rc C.int32_t) {
 	defer guard(&rc, out, outLen)
+	clearOut(out, outLen)
 	env, err := getEnv(uint64(h))
 	if err != nil {
 		return fail(err, out, outLen)

@@ -30,6 +30,10 @@ const (
 func llenvsgo_env_reset_many(h C.uint64_t, indices *C.int64_t, n C.size_t, episodes *C.uint64_t,
 	schema *C.struct_ArrowSchema, array *C.struct_ArrowArray, out **C.char, outLen *C.size_t) (rc C.int32_t) {
 	defer guard(&rc, out, outLen)
+	clearOut(out, outLen)
+	if err := needBatchSlots(schema, array); err != nil {
+		return fail(fmt.Errorf("reset_many: %w", err), out, outLen)
+	}
 	env, err := getEnv(uint64(h))
 	if err != nil {
 		return fail(err, out, outLen)
@@ -98,6 +102,10 @@ func llenvsgo_episodes_step_texts(episodes *C.uint64_t, steps *C.int64_t, which 
 	texts **C.char, lens *C.int64_t, n C.size_t, totals *C.double, flags *C.uint8_t, closeDone C.int32_t,
 	schema *C.struct_ArrowSchema, array *C.struct_ArrowArray, out **C.char, outLen *C.size_t) (rc C.int32_t) {
 	defer guard(&rc, out, outLen)
+	clearOut(out, outLen)
+	if err := needBatchSlots(schema, array); err != nil {
+		return fail(fmt.Errorf("episodes_step: %w", err), out, outLen)
+	}
 	count, size := int(n), int(batch)
 	if count == 0 {
 		rows, err := stepBatch(nil, nil)

@@ -111,6 +111,26 @@ func guard(rc *C.int32_t, out **C.char, outLen *C.size_t) {
 	}
 }
 
+// clearOut sets an entry point's out-buffer to none before any work, so
+// that a caller may free *out after every call, success included.
+func clearOut(out **C.char, outLen *C.size_t) {
+	if out != nil {
+		*out = nil
+	}
+	if outLen != nil {
+		*outLen = 0
+	}
+}
+
+// needBatchSlots is the error of an entry point given NULL record-batch
+// structs to fill; nil when both are present.
+func needBatchSlots(schema *C.struct_ArrowSchema, array *C.struct_ArrowArray) error {
+	if schema == nil || array == nil {
+		return errors.New("the ArrowSchema or ArrowArray to fill is NULL")
+	}
+	return nil
+}
+
 // input copies a caller buffer into Go memory before it is decoded.
 func input(p *C.char, n C.size_t) []byte {
 	if p == nil || n == 0 {
@@ -180,6 +200,7 @@ var testHooks = map[string]func(){}
 //export llenvsgo_call
 func llenvsgo_call(method *C.char, req *C.char, reqLen C.size_t, out **C.char, outLen *C.size_t) (rc C.int32_t) {
 	defer guard(&rc, out, outLen)
+	clearOut(out, outLen)
 	switch m := C.GoString(method); m {
 	case "info":
 		return reply(map[string]any{"abi_version": 7, "go_version": runtime.Version(), "json": codecName, // LLENVS_ABI_VERSION in llenvs.h
@@ -206,6 +227,7 @@ func llenvsgo_call(method *C.char, req *C.char, reqLen C.size_t, out **C.char, o
 //export llenvsgo_env_new
 func llenvsgo_env_new(cfg *C.char, cfgLen C.size_t, handle *C.uint64_t, out **C.char, outLen *C.size_t) (rc C.int32_t) {
 	defer guard(&rc, out, outLen)
+	clearOut(out, outLen)
 	env, err := newEnvironment(input(cfg, cfgLen))
 	if err != nil {
 		return fail(err, out, outLen)
@@ -256,6 +278,7 @@ func llenvsgo_env_close(h C.uint64_t) (rc C.int32_t) {
 func llenvsgo_env_reset(h C.uint64_t, req *C.char, reqLen C.size_t, episode *C.uint64_t, out **C.char,
 	outLen *C.size_t) (rc C.int32_t) {
 	defer guard(&rc, out, outLen)
+	clearOut(out, outLen)
 	env, err := getEnv(uint64(h))
 	if err != nil {
 		return fail(err, out, outLen)
@@ -326,6 +349,7 @@ func servesEntries(env core.Environment) bool {
 //export llenvsgo_episode_step
 func llenvsgo_episode_step(h C.uint64_t, req *C.char, reqLen C.size_t, out **C.char, outLen *C.size_t) (rc C.int32_t) {
 	defer guard(&rc, out, outLen)
+	clearOut(out, outLen)
 	run, err := getEpisode(uint64(h))
 	if err != nil {
 		return fail(err, out, outLen)
@@ -357,6 +381,7 @@ func llenvsgo_episode_close(h C.uint64_t) (rc C.int32_t) {
 //export llenvsgo_env_call
 func llenvsgo_env_call(h C.uint64_t, method *C.char, req *C.char, reqLen C.size_t, out **C.char, outLen *C.size_t) (rc C.int32_t) {
 	defer guard(&rc, out, outLen)
+	clearOut(out, outLen)
 	env, err := getEnv(uint64(h))
 	if err != nil {
 		return fail(err, out, outLen)
@@ -459,6 +484,7 @@ func llenvsgo_score_one(h C.uint64_t, index C.int64_t, text *C.char, n C.int64_t
 	out := (**C.char)(unsafe.Pointer(&words[4]))
 	outLen := (*C.size_t)(unsafe.Pointer(&words[5]))
 	defer guard(&rc, out, outLen)
+	clearOut(out, outLen)
 	env, err := getEnv(uint64(h))
 	if err != nil {
 		return fail(err, out, outLen)
@@ -500,6 +526,12 @@ func llenvsgo_score_texts(h C.uint64_t, indices *C.int64_t, texts **C.char, lens
 	columns C.int32_t, totals *C.double, values *C.double, flags *C.uint8_t, schema *C.struct_ArrowSchema,
 	array *C.struct_ArrowArray, out **C.char, outLen *C.size_t) (rc C.int32_t) {
 	defer guard(&rc, out, outLen)
+	clearOut(out, outLen)
+	if columns&scoreAnswers != 0 {
+		if err := needBatchSlots(schema, array); err != nil {
+			return fail(fmt.Errorf("score_texts: %w", err), out, outLen)
+		}
+	}
 	st, idx, strs, err := scoringArgs(h, indices, texts, lens, n)
 	if err != nil {
 		return fail(err, out, outLen)

@@ -64,6 +64,7 @@ func llenvsgo_mask_batch(tokens *C.int32_t, tokenOffsets *C.int64_t, nFragments 
 	maxLength C.int64_t, schema *C.struct_ArrowSchema, array *C.struct_ArrowArray, out **C.char,
 	outLen *C.size_t) (rc C.int32_t) {
 	defer guard(&rc, out, outLen)
+	clearOut(out, outLen)
 	bad := func(err error) C.int32_t { return fail(fmt.Errorf("mask_batch: %w", err), out, outLen) }
 	toks, err := offsetsOf(tokenOffsets, int(nFragments), "token")
 	if err != nil {
@@ -192,6 +193,7 @@ var _ = [1]struct{}{}[unsafe.Sizeof(masking.Segment{})-12]
 //export llenvsgo_tokenizer_new
 func llenvsgo_tokenizer_new(data *C.char, n C.size_t, handle *C.uint64_t, out **C.char, outLen *C.size_t) (rc C.int32_t) {
 	defer guard(&rc, out, outLen)
+	clearOut(out, outLen)
 	t, err := bpe.Load(input(data, n))
 	if err != nil {
 		return fail(err, out, outLen)
@@ -228,6 +230,7 @@ func llenvsgo_mask_texts(h C.uint64_t, texts **C.char, lens *C.int64_t, nTexts C
 	rewardOffsets *C.int64_t, n C.size_t, maxLength C.int64_t, schema *C.struct_ArrowSchema,
 	array *C.struct_ArrowArray, out **C.char, outLen *C.size_t) (rc C.int32_t) {
 	defer guard(&rc, out, outLen)
+	clearOut(out, outLen)
 	v, err := lookup(uint64(h), kindTokenizer)
 	if err != nil {
 		return fail(err, out, outLen)

@@ -178,6 +178,7 @@ func parseText(text string, cfg verify.ExtractConfig) (p mathParsed, encErr erro
 func llenvsgo_math_parse(buf *C.char, offsets *C.int64_t, n C.size_t, cfgJSON *C.char, cfgLen C.size_t,
 	schema *C.struct_ArrowSchema, array *C.struct_ArrowArray, out **C.char, outLen *C.size_t) (rc C.int32_t) {
 	defer guard(&rc, out, outLen)
+	clearOut(out, outLen)
 	bad := func(err error) C.int32_t { return fail(fmt.Errorf("math_parse: %w", err), out, outLen) }
 	texts, err := textColumn(buf, offsets, int(n), "text")
 	if err != nil {
@@ -288,6 +289,7 @@ func llenvsgo_math_verify_batch(goldKinds *C.uint8_t, golds *C.char, goldOffsets
 	optsJSON *C.char, optsLen C.size_t, scores *C.double, verdicts *C.uint8_t,
 	reasonsSchema *C.struct_ArrowSchema, reasonsArray *C.struct_ArrowArray, out **C.char, outLen *C.size_t) (rc C.int32_t) {
 	defer guard(&rc, out, outLen)
+	clearOut(out, outLen)
 	bad := func(err error) C.int32_t { return fail(fmt.Errorf("math_verify: %w", err), out, outLen) }
 	g, err := mathItemsOf(goldKinds, golds, goldOffsets, goldItems, int(n), "gold")
 	if err != nil {
@@ -345,6 +347,7 @@ func llenvsgo_math_verify_batch(goldKinds *C.uint8_t, golds *C.char, goldOffsets
 func llenvsgo_math_verify_one(goldKind, predKind C.uint8_t, buf *C.char, offsets *C.int64_t, goldCount, predCount C.size_t,
 	optsJSON *C.char, optsLen C.size_t, verdict *C.uint8_t, out **C.char, outLen *C.size_t) (rc C.int32_t) {
 	defer guard(&rc, out, outLen)
+	clearOut(out, outLen)
 	bad := func(err error) C.int32_t { return fail(fmt.Errorf("math_verify: %w", err), out, outLen) }
 	ng, np := int(goldCount), int(predCount)
 	strs, err := textColumn(buf, offsets, ng+np, "item")

@@ -38,6 +38,7 @@ func llenvsgo_recipe_score_batch(sources *C.char, sourceOffsets *C.int64_t, solu
 	truths *C.char, truthOffsets *C.int64_t, n C.size_t, scores *C.double, statuses *C.uint8_t, flags *C.uint8_t,
 	detailsSchema *C.struct_ArrowSchema, detailsArray *C.struct_ArrowArray, out **C.char, outLen *C.size_t) (rc C.int32_t) {
 	defer guard(&rc, out, outLen)
+	clearOut(out, outLen)
 	src, err := textColumn(sources, sourceOffsets, int(n), "data_source")
 	if err != nil {
 		return fail(fmt.Errorf("recipe_score: %w", err), out, outLen)

@@ -132,6 +132,10 @@ func extractOrZero(ex extract.Extractor, text string) (x extract.Extraction) {
 func llenvsgo_describe_texts(h C.uint64_t, indices *C.int64_t, texts **C.char, lens *C.int64_t, n C.size_t,
 	schema *C.struct_ArrowSchema, array *C.struct_ArrowArray, out **C.char, outLen *C.size_t) (rc C.int32_t) {
 	defer guard(&rc, out, outLen)
+	clearOut(out, outLen)
+	if err := needBatchSlots(schema, array); err != nil {
+		return fail(fmt.Errorf("describe_texts: %w", err), out, outLen)
+	}
 	st, idx, strs, err := scoringArgs(h, indices, texts, lens, n)
 	if err != nil {
 		return fail(err, out, outLen)

@@ -301,6 +301,15 @@ func TestHandleLifecycleAndScoring(t *testing.T) {
 		t.Errorf("expected answers %v", got)
 	}
 	described.release(t)
+	// NULL structs to fill are an error, not a crash.
+	if rc := lib.describeTexts(h, &idx[0], &ptrs[0], &lens[0], 3, nil, nil, &out, &n); rc != -1 ||
+		!strings.Contains(take(out, n), "NULL") {
+		t.Errorf("describe with NULL structs: rc %d", rc)
+	}
+	if rc := lib.scoreTexts(h, &idx[0], &ptrs[0], &lens[0], 3, 1, &totals[0], &values[0], &flags[0], nil, nil, &out,
+		&n); rc != -1 || !strings.Contains(take(out, n), "NULL") {
+		t.Errorf("score_texts with LLENVS_SCORE_ANSWERS and NULL structs: rc %d", rc)
+	}
 	bad := []int64{0, 10, 0}
 	if rc := lib.scoreTexts(h, &bad[0], &ptrs[0], &lens[0], 3, 0, &totals[0], &values[0], &flags[0], nil, nil, &out,
 		&n); rc != -3 {

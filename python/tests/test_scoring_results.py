@@ -216,3 +216,32 @@ def test_a_large_batch_with_cleaned_answers_reads_like_single_items():
     # The think block was stripped before extraction: the match is in the cleaned text.
     assert batch[0].metadata["correctness"]["extraction"]["match_start"] == 0
     assert batch[0].metadata["correctness"]["extraction"]["pre_cleaners_applied"] is True
+
+
+def test_metadata_is_read_against_the_indices_as_they_were_scored(env):
+    truths = _truths(env)
+    idx = [0, 1]
+    results = Scorer(env).score_batch(idx, [f"<answer>{truths[0]}</answer>", f"<answer>{truths[1]}</answer>"])
+    idx[0] = 5  # the caller reuses its list before reading the metadata
+    assert results[0].metadata["correctness"]["expected"] == truths[0]
+
+
+def test_metadata_view_acts_as_the_dict_it_views(env):
+    truth = _truths(env)[0]
+    r = Scorer(env).score_batch([0], [f"<answer>{truth}</answer>"])[0]
+    plain = r.metadata.copy()
+    assert type(plain) is dict and plain == r.metadata and plain is not r.metadata.copy()
+    assert (r.metadata | {"extra": 1})["extra"] == 1 and ({"extra": 1} | r.metadata)["backend"] == "native"
+    r.metadata["note"] = "kept"
+    assert r.metadata["note"] == "kept" and "note" not in plain
+
+
+def test_metadata_read_from_many_threads_is_built_once(env):
+    from concurrent.futures import ThreadPoolExecutor
+
+    idx, texts = _batch(env)
+    results = Scorer(env).score_batch(idx, texts)
+    first = results[0]
+    with ThreadPoolExecutor(8) as pool:
+        seen = list(pool.map(lambda _: dict(first.metadata), range(64)))
+    assert all(m == seen[0] for m in seen) and first.metadata == seen[0]

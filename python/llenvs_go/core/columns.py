@@ -37,9 +37,10 @@ class BatchSlot:
         array = int(ffi.cast("uintptr_t", self.array))
         if schema is None:
             return pa.RecordBatch._import_from_c(array, int(ffi.cast("uintptr_t", self.schema)))
-        batch = pa.RecordBatch._import_from_c(array, schema)
-        self.schema.release(self.schema)
-        return batch
+        try:
+            return pa.RecordBatch._import_from_c(array, schema)
+        finally:
+            self.schema.release(self.schema)  # Go's schema, unread either way
 
 
 def _surrogatepass_or_replace(err: UnicodeError) -> tuple[str, int]:

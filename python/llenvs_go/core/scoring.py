@@ -427,7 +427,7 @@ class Scorer:
         columns = None
         python_failed = False
         if batch is not None:
-            columns = ScoredColumns(batch, texts, names, task_indices, env,
+            columns = ScoredColumns(batch, texts, names, list(task_indices), env,
                                     (lambda i: ground_truth(env.entry(i))) if python_backend else None)
             if python_backend:
                 python_failed = self._python_correctness(columns, totals, values, flags)

@@ -9,7 +9,8 @@ reads the columns).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, MutableMapping, Sequence
+import threading
+from collections.abc import Iterator, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
 from itertools import repeat
 from typing import Any, overload
@@ -69,6 +70,9 @@ _set_answer = ScoringResult.extracted_answer.__set__  # type: ignore[attr-define
 _set_metadata = ScoringResult.metadata.__set__  # type: ignore[attr-defined]
 
 
+_BUILDING = threading.Lock()  # held while a ResultMetadata builds its dict (once per view)
+
+
 class ResultMetadata(MutableMapping[str, Any]):
     """The metadata of a Go-scored result: a view of one item of its batch's columns.
 
@@ -88,9 +92,22 @@ class ResultMetadata(MutableMapping[str, Any]):
     def _data(self) -> dict[str, Any]:
         d = self._dict
         if d is None:
-            d = self._dict = self._source.metadata_of(self._index)
-            self._source = None  # the batch's columns are no longer needed by this view
+            with _BUILDING:  # one thread builds it; the others, reading the same view, then see it built
+                d = self._dict
+                if d is None:
+                    d = self._dict = self._source.metadata_of(self._index)
+                    self._source = None  # the batch's columns are no longer needed by this view
         return d
+
+    def copy(self) -> dict[str, Any]:
+        """A plain dict of the same items, as ``dict.copy`` gives."""
+        return dict(self._data())
+
+    def __or__(self, other: Any) -> dict[str, Any]:
+        return self._data() | other if isinstance(other, Mapping) else NotImplemented
+
+    def __ror__(self, other: Any) -> dict[str, Any]:
+        return dict(other) | self._data() if isinstance(other, Mapping) else NotImplemented
 
     def __getitem__(self, key: str) -> Any:
         return self._data()[key]
