@@ -229,6 +229,30 @@ func stringColumnOf(name string, values []string) (*cColumn, error) {
 	return w.col, nil
 }
 
+// utf8Field is one utf8 column of a batch built by utf8Batch.
+type utf8Field struct {
+	name     string
+	values   []*string // nil entries are nulls (nullable fields only)
+	nullable bool
+}
+
+// utf8Batch is a record batch of utf8 columns, in order, of rows rows
+// each; when a column cannot be made, those already made are freed.
+func utf8Batch(rows int, fields ...utf8Field) (*cColumn, error) {
+	cols := make([]*cColumn, 0, len(fields))
+	for _, f := range fields {
+		c, err := utf8ColumnOf(f.name, f.values, f.nullable)
+		if err != nil {
+			for _, made := range cols {
+				made.free()
+			}
+			return nil, err
+		}
+		cols = append(cols, c)
+	}
+	return newStructColumn("", rows, cols...), nil
+}
+
 // newListColumn is a non-null list column of rows lists over child, and
 // the rows+1 int32 offsets to fill.
 func newListColumn(name string, rows int, child *cColumn) (*cColumn, []int32) {

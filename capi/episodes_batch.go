@@ -193,16 +193,11 @@ func stepBrief(h uint64, step int, text string) (b core.Brief, err error) {
 // startsBatch is the record batch of llenvsgo_env_reset_many: prompt
 // (utf8) and ground_truth (nullable utf8), one row per episode.
 func startsBatch(prompts []string, truths []*string) (*cColumn, error) {
-	prompt, err := stringColumnOf("prompt", prompts)
-	if err != nil {
-		return nil, err
+	ptrs := make([]*string, len(prompts))
+	for k := range prompts {
+		ptrs[k] = &prompts[k]
 	}
-	truth, err := utf8ColumnOf("ground_truth", truths, true)
-	if err != nil {
-		prompt.free()
-		return nil, err
-	}
-	return newStructColumn("", len(prompts), prompt, truth), nil
+	return utf8Batch(len(prompts), utf8Field{"prompt", ptrs, false}, utf8Field{"ground_truth", truths, true})
 }
 
 // stepBatch is the record batch of llenvsgo_episodes_step_texts, one row
@@ -222,14 +217,5 @@ func stepBatch(prompts []string, errs []error) (*cColumn, error) {
 		}
 		next[k] = &prompts[k]
 	}
-	prompt, err := utf8ColumnOf("prompt", next, true)
-	if err != nil {
-		return nil, err
-	}
-	msg, err := utf8ColumnOf("error", msgs, true)
-	if err != nil {
-		prompt.free()
-		return nil, err
-	}
-	return newStructColumn("", n, prompt, msg), nil
+	return utf8Batch(n, utf8Field{"prompt", next, true}, utf8Field{"error", msgs, true})
 }

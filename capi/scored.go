@@ -101,16 +101,7 @@ func describedBatch(st core.SingleTurn, idx []int64, texts []string) (*cColumn, 
 			descs[k] = &s
 		}
 	})
-	extraction, err := utf8ColumnOf("extraction", descs, true)
-	if err != nil {
-		return nil, err
-	}
-	expected, err := utf8ColumnOf("expected", truths, true)
-	if err != nil {
-		extraction.free()
-		return nil, err
-	}
-	return newStructColumn("", n, extraction, expected), nil
+	return utf8Batch(n, utf8Field{"extraction", descs, true}, utf8Field{"expected", truths, true})
 }
 
 // extractOrZero is ex's extraction of text; one that panics is described

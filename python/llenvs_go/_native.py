@@ -292,6 +292,27 @@ def _load() -> Any:
         return handle
 
 
+class TextArrays:
+    """Texts as the C arrays of pointers and lengths the ``*_texts`` entry points take.
+
+    Each str is encoded as ``"surrogatepass"`` writes it, so lone surrogates cross
+    as their bytes; the object keeps the buffers alive while it is. ``what`` names
+    an item in the TypeError of one that is not a str.
+    """
+
+    __slots__ = ("ptrs", "lens", "_keep")
+
+    def __init__(self, texts: Any, what: str = "texts"):
+        encoded = []
+        for i, t in enumerate(texts):
+            if not isinstance(t, str):
+                raise TypeError(f"{what}[{i}] must be a str, got {type(t).__name__}")
+            encoded.append(t.encode("utf-8", "surrogatepass"))
+        self._keep = [ffi.from_buffer(b) for b in encoded]
+        self.ptrs = ffi.new("char *[]", self._keep)
+        self.lens = ffi.new("int64_t[]", [len(b) for b in encoded])
+
+
 def take_buffer(out: Any, out_len: Any) -> bytes:
     """Copy a library-allocated result buffer into bytes and free it."""
     p = out[0]

@@ -154,14 +154,9 @@ class EpisodeBatch:
                                             n, totals, flags, 1, slot.schema, slot.array, out, out_len)
         if rc == _native.ERR_ENCODING:  # lone surrogates: pass them as "surrogatepass" encodes them
             _native.take_buffer(out, out_len)
-            for k, t in enumerate(tup):
-                if not isinstance(t, str):
-                    raise TypeError(f"texts[{k}] must be a str, got {type(t).__name__}")
-            encoded = [t.encode("utf-8", "surrogatepass") for t in tup]
-            keep = [ffi.from_buffer(b) for b in encoded]
-            rc = L.llenvs_episodes_step_texts(self._handles, self._steps, c_which, self._n, ffi.new("char *[]", keep),
-                                              ffi.new("int64_t[]", [len(b) for b in encoded]), n, totals, flags, 1,
-                                              slot.schema, slot.array, out, out_len)
+            arrays = _native.TextArrays(tup)
+            rc = L.llenvs_episodes_step_texts(self._handles, self._steps, c_which, self._n, arrays.ptrs, arrays.lens,
+                                              n, totals, flags, 1, slot.schema, slot.array, out, out_len)
         if rc != _native.OK:
             _native.raise_for(rc, _native.take_buffer(out, out_len))
         rows = slot.take(_step_schema())

@@ -98,16 +98,13 @@ class ScoredColumns:
 
 def describe(handle: int, indices: Sequence[int], texts: Sequence[str]) -> Any:
     """``llenvs_describe_texts``: the record batch (extraction, expected) of texts against tasks indices."""
-    encoded = [t.encode("utf-8", "surrogatepass") for t in texts]
-    keep = [ffi.from_buffer(b) for b in encoded]
-    ptrs = ffi.new("char *[]", keep)
-    lens = ffi.new("int64_t[]", [len(b) for b in encoded])
+    arrays = _native.TextArrays(texts)
     idx = ffi.new("int64_t[]", list(indices))
     slot = _columns.BatchSlot()
     out = ffi.new("char **")
     out_len = ffi.new("size_t *")
-    rc = _native.lib().llenvs_describe_texts(handle, idx, ptrs, lens, len(encoded), slot.schema, slot.array, out,
-                                             out_len)
+    rc = _native.lib().llenvs_describe_texts(handle, idx, arrays.ptrs, arrays.lens, len(texts), slot.schema,
+                                             slot.array, out, out_len)
     data = _native.take_buffer(out, out_len)
     if rc != _native.OK:
         _native.raise_for(rc, data)

@@ -508,16 +508,9 @@ class Scorer:
                       schema: Any, array: Any, out: Any, out_len: Any) -> int:
         # Slow path for strs CPython cannot encode as UTF-8 (lone surrogates):
         # they are passed with the surrogates kept as bytes, as "surrogatepass" encodes them.
-        encoded = []
-        for i, t in enumerate(texts):
-            if not isinstance(t, str):
-                raise TypeError(f"responses[{i}] must be a str, got {type(t).__name__}")
-            encoded.append(t.encode("utf-8", "surrogatepass"))
-        keep = [ffi.from_buffer(b) for b in encoded]
-        ptrs = ffi.new("char *[]", keep)
-        lens = ffi.new("int64_t[]", [len(b) for b in encoded])
-        return _native.lib().llenvs_score_texts(handle, idx, ptrs, lens, len(texts), columns, totals, values, flags,
-                                                schema, array, out, out_len)
+        arrays = _native.TextArrays(texts, "responses")
+        return _native.lib().llenvs_score_texts(handle, idx, arrays.ptrs, arrays.lens, len(texts), columns, totals,
+                                                values, flags, schema, array, out, out_len)
 
 
 def _rebuild_scorer(environment: Any, timeout: _deadline.Timeout = _deadline.DEFAULT) -> Scorer:
