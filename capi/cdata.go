@@ -10,9 +10,10 @@
 // may also move a child out and release it alone. No Go pointer leaves Go.
 //
 // Column kinds: fixed width (newFixedColumn: int64 "l", int32 "i",
-// float64 "g", uint8 "C"), utf8 with an optional
-// validity bitmap (newUTF8Column), list (newListColumn) and struct
-// (newStructColumn).
+// float64 "g", uint8 "C"), utf8 with an optional validity bitmap
+// (newUTF8Column, written in place; utf8ColumnOf and stringColumnOf from
+// Go strings), list (newListColumn) and struct (newStructColumn);
+// utf8Batch is a whole batch of utf8 columns.
 package main
 
 /*
