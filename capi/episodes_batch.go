@@ -132,20 +132,23 @@ func llenvsgo_episodes_step_texts(episodes *C.uint64_t, steps *C.int64_t, which 
 			i := wh[k]
 			// A copy: the episode keeps the text in its history.
 			text := C.GoStringN(ptrs[k], C.int(ls[k]))
-			b, err := stepBrief(hs[i], int(st[i]), text)
+			res, err := stepText(hs[i], int(st[i]), text)
 			if err != nil {
 				tot[k], fl[k], errs[k] = 0, episodeError, err
 				continue
 			}
 			st[i]++
 			var f uint8
-			if b.Terminated {
+			if res.Terminated {
 				f |= episodeTerminated
 			}
-			if b.Truncated {
+			if res.Truncated {
 				f |= episodeTruncated
 			}
-			tot[k], fl[k], prompts[k] = b.Total, f, b.Prompt
+			tot[k], fl[k] = res.Total(), f
+			if res.Observation != nil {
+				prompts[k] = res.Observation.Prompt
+			}
 			if f != 0 && closeDone != 0 {
 				_ = dropHandle(hs[i], kindEpisode)
 			}
@@ -177,7 +180,9 @@ func checkWhich(wh []int64, size int) error {
 	return nil
 }
 
-func stepBrief(h uint64, step int, text string) (b core.Brief, err error) {
+// stepText takes one step of a batch: the episode's own step, with its
+// details left unread.
+func stepText(h uint64, step int, text string) (res core.StepResult, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("internal error in llenvs-go (please report): %v", r)
@@ -185,9 +190,10 @@ func stepBrief(h uint64, step int, text string) (b core.Brief, err error) {
 	}()
 	run, err := getEpisode(h)
 	if err != nil {
-		return b, err
+		return res, err
 	}
-	return run.StepBrief(step, text)
+	res, _, err = run.Step(step, core.Action{Text: &text}, 0)
+	return res, err
 }
 
 // startsBatch is the record batch of llenvsgo_env_reset_many: prompt

@@ -112,10 +112,11 @@ var fuzzEnvs = []string{
 	`{"name": "chain_sum", "size": 20, "seed": 42, "iterative": {"max_turns": 3}}`,
 }
 
-// FuzzEpisode plays episodes with arbitrary reset and step requests, as
-// llenvs_env_reset and llenvs_episode_step decode them: a request is
-// decoded or refused with a reported error, a step either advances the
-// episode (with a reply that encodes) or is refused with a reported error.
+// FuzzEpisode plays episodes with arbitrary reset requests, as
+// llenvs_env_reset decodes them, and arbitrary actions (text, tool calls
+// and the step they are taken from): a request is decoded or refused with
+// a reported error, a step either advances the episode, with a reply and
+// details that are valid JSON, or is refused with a reported error.
 func FuzzEpisode(f *testing.F) {
 	envs := make([]core.Environment, len(fuzzEnvs))
 	for i, cfg := range fuzzEnvs {
@@ -161,18 +162,26 @@ func FuzzEpisode(f *testing.F) {
 		}
 		run := core.NewRun(env, start)
 		for _, req := range []string{step1, step2} {
-			n, action, err := decodeStepRequest([]byte(req))
+			var q struct {
+				core.Action
+				Step int `json:"step"`
+			}
+			if err := unmarshal([]byte(req), &q); err != nil {
+				continue // not an action; llenvs_episode_step takes its parts as arguments
+			}
+			res, told, err := run.Step(q.Step, q.Action, 0)
 			if err != nil {
 				checkReported(t, err)
 				continue
 			}
-			res, err := run.Step(n, action)
+			if b := appendStep(nil, &res, told, 1); !json.Valid(b) {
+				t.Fatalf("step reply is not JSON: %s", b)
+			}
+			info, meta, err := res.DetailsOf().Build()
 			if err != nil {
 				checkReported(t, err)
-				continue
-			}
-			if _, err := marshal(res); err != nil {
-				t.Fatalf("step reply: %v", err)
+			} else if b := appendDetails(nil, info, meta); !json.Valid(b) || len(meta) != len(res.Signals) {
+				t.Fatalf("step details: %s for %d signals", b, len(res.Signals))
 			}
 			if res.Terminated || res.Truncated {
 				break

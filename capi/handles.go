@@ -15,6 +15,9 @@ const (
 	kindEnvironment handleKind = 1
 	kindEpisode     handleKind = 2
 	kindTokenizer   handleKind = 3
+	// kindStepDetails is the details of one step (core.StepDetails), read
+	// once or closed.
+	kindStepDetails handleKind = 4
 )
 
 func (k handleKind) String() string {
@@ -25,6 +28,8 @@ func (k handleKind) String() string {
 		return "episode"
 	case kindTokenizer:
 		return "tokenizer"
+	case kindStepDetails:
+		return "step details"
 	}
 	return fmt.Sprintf("kind %d", int32(k))
 }
@@ -37,7 +42,7 @@ func (k handleKind) String() string {
 // issued and dropped.
 var (
 	nextHandle atomic.Uint64
-	liveCount  [4]atomic.Int64 // by kind; index 0 is the total
+	liveCount  [5]atomic.Int64 // by kind; index 0 is the total
 	table      handleTable
 )
 
@@ -152,27 +157,34 @@ func getEpisode(id uint64) (*core.Run, error) {
 
 // dropHandle frees handle id, which must be of the given kind.
 func dropHandle(id uint64, kind handleKind) error {
+	_, err := takeHandle(id, kind)
+	return err
+}
+
+// takeHandle frees handle id, which must be of the given kind, and returns
+// what it referred to; of two callers taking one handle, one gets it.
+func takeHandle(id uint64, kind handleKind) (any, error) {
 	pg := table.page(id >> pageBits)
 	if pg == nil {
-		return &handleError{id: id, want: kind}
+		return nil, &handleError{id: id, want: kind}
 	}
 	slot := &pg.slots[id&(pageSize-1)]
 	e := slot.Load()
 	if e == nil {
-		return &handleError{id: id, want: kind}
+		return nil, &handleError{id: id, want: kind}
 	}
 	if e.kind != kind {
-		return &handleError{id: id, want: kind, got: e.kind}
+		return nil, &handleError{id: id, want: kind, got: e.kind}
 	}
 	if !slot.CompareAndSwap(e, nil) {
-		return &handleError{id: id, want: kind} // closed concurrently
+		return nil, &handleError{id: id, want: kind} // closed concurrently
 	}
 	liveCount[0].Add(-1)
 	liveCount[kind].Add(-1)
 	if pg.live.Add(-1) == 0 && pg.stored.Load() == pageSize {
 		table.release(id >> pageBits)
 	}
-	return nil
+	return e.v, nil
 }
 
 // liveHandles counts the live handles of a kind; kind 0 counts all.

@@ -19,14 +19,12 @@
  * and an unknown name (kind "not_found", status LLENVS_ERR_NOT_FOUND).
  *
  * Lifecycle: llenvs_env_reset starts an episode of an environment and
- * returns its handle with {"observation", "hidden", "info"};
- * llenvs_episode_step takes {"text", "tool_calls", "step"} (step = the
- * state's step count, checked for environments that are not pure_step) and
- * returns {"observation" (null = unchanged), "signals", "terminated",
- * "truncated", "extracted_action", "resolved_action", "info"}. Handles of
- * environments and episodes are tagged by kind; using one as the other, or
- * after it was closed, is LLENVS_ERR_HANDLE. llenvs_live_handles(kind)
- * counts the live handles of a kind (LLENVS_KIND_ALL: all).
+ * returns its handle with {"observation", "hidden", "info", "told"};
+ * llenvs_episode_step (below) advances it. Handles of environments,
+ * episodes, tokenizers and step details are tagged by kind; using one as
+ * another, or after it was closed, is LLENVS_ERR_HANDLE.
+ * llenvs_live_handles(kind) counts the live handles of a kind
+ * (LLENVS_KIND_ALL: all).
  *
  * Scoring (llenvs_score_texts, llenvs_score_pytuple): totals[n] and
  * values[n * signals] are filled; flags[n] (optional) gets LLENVS_ITEM_FOUND
@@ -60,7 +58,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define LLENVS_ABI_VERSION 7
+#define LLENVS_ABI_VERSION 8
 
 #define LLENVS_OK 0
 #define LLENVS_ERR_INVALID -1
@@ -107,6 +105,7 @@ struct ArrowArray {
 #define LLENVS_KIND_ENVIRONMENT 1
 #define LLENVS_KIND_EPISODE 2
 #define LLENVS_KIND_TOKENIZER 3
+#define LLENVS_KIND_STEP_DETAILS 4
 
 #define LLENVS_ITEM_FOUND 1
 #define LLENVS_ITEM_ERROR 2
@@ -130,7 +129,6 @@ int32_t llenvs_env_new(const char *cfg, size_t cfg_len, uint64_t *handle, char *
 int32_t llenvs_env_call(uint64_t handle, const char *method, const char *req, size_t req_len, char **out, size_t *out_len);
 int32_t llenvs_env_close(uint64_t handle);
 int32_t llenvs_env_reset(uint64_t handle, const char *req, size_t req_len, uint64_t *episode, char **out, size_t *out_len);
-int32_t llenvs_episode_step(uint64_t episode, const char *action, size_t action_len, char **out, size_t *out_len);
 int32_t llenvs_episode_close(uint64_t episode);
 int32_t llenvs_env_reset_many(uint64_t handle, const int64_t *indices, size_t n, uint64_t *episodes, struct ArrowSchema *schema, struct ArrowArray *array, char **out, size_t *out_len);
 int32_t llenvs_episodes_step_texts(const uint64_t *episodes, int64_t *steps, const int64_t *which, size_t batch, const char *const *texts, const int64_t *lens, size_t n, double *totals, uint8_t *flags, int32_t close_done, struct ArrowSchema *schema, struct ArrowArray *array, char **out, size_t *out_len);
@@ -232,39 +230,38 @@ typedef struct {
 } llenvs_recipe_result;
 int32_t llenvs_recipe_score(const char *source, size_t source_len, const char *solution, size_t solution_len, const char *truth, size_t truth_len, llenvs_recipe_result *result);
 
-/* A step that does not send the conversation again
- * (llenvs_episode_step_told): the action is text[text_len] (text_len < 0:
- * no text) and tool_calls, a JSON array of {"id", "name", "arguments"}
- * (tool_calls_len 0: none); step is the state's step count, as in
- * llenvs_episode_step. The caller keeps the last observation it was told
- * under a version number (llenvs_env_reset's reply has it as "told"); known
- * names it. *out gets an 8-byte little-endian length n, then n bytes of one
- * JSON array
+/* One step of an episode (llenvs_episode_step): the action is
+ * text[text_len] (text_len < 0: no text, else valid UTF-8) and tool_calls,
+ * a JSON array of {"id", "name", "arguments"} (tool_calls_len 0: none);
+ * step is the state's step count, checked for environments that are not
+ * pure_step. The conversation is not sent again: the caller keeps the last
+ * observation it was told under a version number (llenvs_env_reset's reply
+ * has it as "told"); known names it. *out gets one JSON array
  *   [bits, version, keep, prompt, new_messages, tool_results,
  *    available_tools, task, state, signals, extracted_action,
- *    resolved_action]
- * then the step's details, one JSON array [info, [metadata of each signal]]
- * (to the end of the buffer), which a caller may decode only when read.
- * bits holds LLENVS_TOLD_*: without LLENVS_TOLD_OBSERVATION the
+ *    resolved_action, details]
+ * bits holds LLENVS_STEP_*: without LLENVS_STEP_OBSERVATION the
  * observation is unchanged (and its fields are null); otherwise its
  * messages are the first keep messages of version known followed by
  * new_messages, and available_tools, task and state are null when they are
- * the same as in version known (their LLENVS_TOLD_SAME_* bit). An unknown
+ * the same as in version known (their LLENVS_STEP_SAME_* bit). An unknown
  * or stale known (0 included) gets keep 0 and every field. The observation
  * is then version `version`. Each signal is [name, reward_type, reward,
- * feedback, weight]. With LLENVS_TOLD_DETAILS_LATER the details are not in
- * the buffer: the head has a 13th element, a string holding the recipe's
- * JSON, and llenvs_env_details(environment, recipe) returns them as the
- * JSON array [info, [metadata of each signal]] (the iterative environment
- * scores the attempt again: its inner step is pure). */
-#define LLENVS_TOLD_TERMINATED 1
-#define LLENVS_TOLD_TRUNCATED 2
-#define LLENVS_TOLD_OBSERVATION 4
-#define LLENVS_TOLD_SAME_TASK 8
-#define LLENVS_TOLD_SAME_STATE 16
-#define LLENVS_TOLD_SAME_TOOLS 32
-#define LLENVS_TOLD_DETAILS_LATER 64
-int32_t llenvs_episode_step_told(uint64_t episode, int64_t step, uint64_t known, const char *text, int64_t text_len, const char *tool_calls, size_t tool_calls_len, char **out, size_t *out_len);
-int32_t llenvs_env_details(uint64_t handle, const char *recipe, size_t recipe_len, char **out, size_t *out_len);
+ * feedback, weight, has_metadata] (0: its metadata is null, 1: a JSON
+ * object in the details). details is a LLENVS_KIND_STEP_DETAILS handle:
+ * llenvs_step_details(details) returns the step's info and the metadata of
+ * its signals, the JSON array [info, [metadata of each signal]], and closes
+ * it (an environment may build them only then); llenvs_step_details_close
+ * closes n that were not read (LLENVS_ERR_HANDLE if one was not live; the
+ * others are closed). */
+#define LLENVS_STEP_TERMINATED 1
+#define LLENVS_STEP_TRUNCATED 2
+#define LLENVS_STEP_OBSERVATION 4
+#define LLENVS_STEP_SAME_TASK 8
+#define LLENVS_STEP_SAME_STATE 16
+#define LLENVS_STEP_SAME_TOOLS 32
+int32_t llenvs_episode_step(uint64_t episode, int64_t step, uint64_t known, const char *text, int64_t text_len, const char *tool_calls, size_t tool_calls_len, char **out, size_t *out_len);
+int32_t llenvs_step_details(uint64_t details, char **out, size_t *out_len);
+int32_t llenvs_step_details_close(const uint64_t *details, size_t n);
 
 #endif

@@ -203,7 +203,7 @@ func llenvsgo_call(method *C.char, req *C.char, reqLen C.size_t, out **C.char, o
 	clearOut(out, outLen)
 	switch m := C.GoString(method); m {
 	case "info":
-		return reply(map[string]any{"abi_version": 7, "go_version": runtime.Version(), "json": codecName, // LLENVS_ABI_VERSION in llenvs.h
+		return reply(map[string]any{"abi_version": 8, "go_version": runtime.Version(), "json": codecName, // LLENVS_ABI_VERSION in llenvs.h
 			"max_procs": runtime.GOMAXPROCS(0), "max_procs_limit": maxProcsLimit(), "num_cpu": runtime.NumCPU(), "test_hooks": len(testHooks) > 0}, out, outLen)
 	case "list_environments":
 		return reply(core.ListEnvironments(), out, outLen)
@@ -292,7 +292,7 @@ func llenvsgo_env_reset(h C.uint64_t, req *C.char, reqLen C.size_t, episode *C.u
 		return fail(err, out, outLen)
 	}
 	run := core.NewRun(env, start)
-	version := run.Begin(&start.Observation) // for llenvs_episode_step_told
+	version := run.Begin(&start.Observation) // for llenvs_episode_step
 	*episode = C.uint64_t(putHandle(kindEpisode, run))
 	rep := map[string]any{"observation": start.Observation, "hidden": start.Hidden, "info": start.Info,
 		"told": version}
@@ -324,19 +324,6 @@ func decodeResetRequest(b []byte) (r core.ResetRequest, entry bool, err error) {
 	return core.ResetRequest{TaskIndex: int(*q.TaskIndex), Seed: q.Seed, Options: q.Options}, q.Entry == nil || *q.Entry, nil
 }
 
-// decodeStepRequest decodes the request of llenvs_episode_step (Go-owned
-// bytes): the action's fields and "step", the step it is taken from.
-func decodeStepRequest(b []byte) (int, core.Action, error) {
-	var r struct {
-		core.Action
-		Step int `json:"step"`
-	}
-	if err := unmarshal(b, &r); err != nil {
-		return 0, core.Action{}, fmt.Errorf("malformed step request: %w", err)
-	}
-	return r.Step, r.Action, nil
-}
-
 // servesEntries reports whether env answers the "entries" method.
 func servesEntries(env core.Environment) bool {
 	if s, ok := env.(core.EntryGate); ok {
@@ -344,25 +331,6 @@ func servesEntries(env core.Environment) bool {
 	}
 	_, ok := env.(core.EntrySource)
 	return ok
-}
-
-//export llenvsgo_episode_step
-func llenvsgo_episode_step(h C.uint64_t, req *C.char, reqLen C.size_t, out **C.char, outLen *C.size_t) (rc C.int32_t) {
-	defer guard(&rc, out, outLen)
-	clearOut(out, outLen)
-	run, err := getEpisode(uint64(h))
-	if err != nil {
-		return fail(err, out, outLen)
-	}
-	step, action, err := decodeStepRequest(input(req, reqLen))
-	if err != nil {
-		return fail(err, out, outLen)
-	}
-	res, err := run.Step(step, action)
-	if err != nil {
-		return fail(err, out, outLen)
-	}
-	return reply(res, out, outLen)
 }
 
 //export llenvsgo_episode_close

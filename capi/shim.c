@@ -78,21 +78,21 @@ int32_t llenvs_env_reset(uint64_t handle, const char *req, size_t req_len, uint6
     return llenvsgo_env_reset(handle, (char *)req, req_len, episode, out, out_len);
 }
 
-int32_t llenvs_episode_step(uint64_t episode, const char *action, size_t action_len, char **out, size_t *out_len) {
+int32_t llenvs_episode_step(uint64_t episode, int64_t step, uint64_t known, const char *text, int64_t text_len,
+                            const char *tool_calls, size_t tool_calls_len, char **out, size_t *out_len) {
     if (forked) return fork_error(out, out_len);
-    return llenvsgo_episode_step(episode, (char *)action, action_len, out, out_len);
+    return llenvsgo_episode_step(episode, step, known, (char *)text, text_len, (char *)tool_calls, tool_calls_len, out,
+                                 out_len);
 }
 
-int32_t llenvs_episode_step_told(uint64_t episode, int64_t step, uint64_t known, const char *text, int64_t text_len,
-                                 const char *tool_calls, size_t tool_calls_len, char **out, size_t *out_len) {
+int32_t llenvs_step_details(uint64_t details, char **out, size_t *out_len) {
     if (forked) return fork_error(out, out_len);
-    return llenvsgo_episode_step_told(episode, step, known, (char *)text, text_len, (char *)tool_calls, tool_calls_len,
-                                      out, out_len);
+    return llenvsgo_step_details(details, out, out_len);
 }
 
-int32_t llenvs_env_details(uint64_t handle, const char *recipe, size_t recipe_len, char **out, size_t *out_len) {
-    if (forked) return fork_error(out, out_len);
-    return llenvsgo_env_details(handle, (char *)recipe, recipe_len, out, out_len);
+int32_t llenvs_step_details_close(const uint64_t *details, size_t n) {
+    if (forked) return LLENVS_ERR_FORKED;
+    return llenvsgo_step_details_close((uint64_t *)details, n);
 }
 
 int32_t llenvs_episode_close(uint64_t episode) {

@@ -100,21 +100,3 @@ type TaskScorer interface {
 	// ScoreTask is ScoreText against a task Task returned.
 	ScoreTask(task any, text string, out *Scored)
 }
-
-// Briefer is an episode that can take a text step without building the
-// whole StepResult; the episode advances exactly as Step would.
-type Briefer interface {
-	Brief(text string) (Brief, error)
-}
-
-// Teller is an episode that can take a text step as a Telling. ok is false
-// when it cannot (the caller then takes the step with Step).
-type Teller interface {
-	Tell(text string) (t Telling, ok bool, err error)
-}
-
-// Detailer is an environment that rebuilds the info and the signals'
-// metadata of a step from the recipe of its Telling.
-type Detailer interface {
-	Details(recipe []any) (info map[string]any, metadata []map[string]any, err error)
-}

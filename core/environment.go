@@ -154,7 +154,73 @@ type StepResult struct {
 	ExtractedAction *string        `json:"extracted_action"`
 	ResolvedAction  *string        `json:"resolved_action"`
 	Info            map[string]any `json:"info"`
+	// Details, when not nil, builds Info and each signal's Metadata (a map
+	// for every signal, empty rather than nil), which the step left out: a caller that reads only the rewards and the next
+	// observation (a batch of episodes, a training loop) does not pay for
+	// them. It may be called after the episode has moved on, from any
+	// goroutine. Complete calls it.
+	Details StepDetails `json:"-"`
 }
+
+// Total is the step's weighted reward: each signal's reward times its
+// weight, signals without a reward counted as 0.
+func (r *StepResult) Total() float64 {
+	t := 0.0
+	for _, s := range r.Signals {
+		if s.Reward != nil {
+			t += *s.Reward * s.Weight
+		}
+	}
+	return t
+}
+
+// StepDetails builds the info and the signals' metadata of a step (one
+// map per signal, in order). An episode's step that leaves them out
+// returns one that builds them from what the step kept.
+type StepDetails interface {
+	Build() (info map[string]any, metadata []map[string]any, err error)
+}
+
+// Complete fills in the details a step left to Details, so that Info and
+// the signals' Metadata are those of a step that built them at once.
+func (r *StepResult) Complete() error {
+	if r.Details == nil {
+		return nil
+	}
+	info, meta, err := r.Details.Build()
+	if err != nil {
+		return err
+	}
+	if len(meta) != len(r.Signals) {
+		return fmt.Errorf("step details: %d signal metadata for %d signals", len(meta), len(r.Signals))
+	}
+	r.Info, r.Details = info, nil
+	for k := range r.Signals {
+		r.Signals[k].Metadata = meta[k]
+	}
+	return nil
+}
+
+// DetailsOf returns the details of r: Details when the step left them
+// out, else its Info and metadata as they are.
+func (r *StepResult) DetailsOf() StepDetails {
+	if r.Details != nil {
+		return r.Details
+	}
+	d := &builtDetails{info: r.Info, meta: make([]map[string]any, len(r.Signals))}
+	for k := range r.Signals {
+		d.meta[k] = r.Signals[k].Metadata
+	}
+	return d
+}
+
+// builtDetails are details a step built at once.
+type builtDetails struct {
+	info map[string]any
+	meta []map[string]any
+}
+
+func (d *builtDetails) Build() (map[string]any, []map[string]any, error) { return d.info, d.meta, nil }
 
 // Environment is the lifecycle every environment honours, Gymnasium's:
 // reset starts an episode, and the episode's Step advances it.

@@ -14,7 +14,7 @@ type Run struct {
 	pure    bool
 	episode Episode
 	step    int
-	told    mirror // the last observation told by StepTold (see Told)
+	told    mirror // the last observation told to the caller (see Told)
 }
 
 // NewRun starts tracking the episode reset returned for env.
@@ -27,19 +27,21 @@ func NewRun(env Environment, s Start) *Run {
 	return &Run{name: spec.Name, pure: spec.PureStep, episode: s.Episode}
 }
 
-// Step advances the episode with a, taken from the state at step fromStep.
-func (r *Run) Step(fromStep int, a Action) (StepResult, error) {
+// Step advances the episode with a, taken from the state at step
+// fromStep, and tells the next observation against the caller's of
+// version known (see Told; 0 for a caller that keeps none).
+func (r *Run) Step(fromStep int, a Action, known uint64) (StepResult, Told, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if !r.pure && fromStep != r.step {
-		return StepResult{}, &StaleStateError{Env: r.name, Expected: r.step, Got: fromStep}
+		return StepResult{}, Told{}, &StaleStateError{Env: r.name, Expected: r.step, Got: fromStep}
 	}
 	res, err := r.episode.Step(a)
 	if err != nil {
-		return StepResult{}, err
+		return StepResult{}, Told{}, err
 	}
 	r.step = fromStep + 1
-	return res, nil
+	return res, r.told.tell(res.Observation, known), nil
 }
 
 // StaleStateError is a step from a state that is not the episode's latest,

@@ -40,7 +40,7 @@ func TestRunRefusesStaleStepsUnlessPure(t *testing.T) {
 			s, _ := env.Reset(ResetRequest{})
 			run := NewRun(env, s)
 			for k, from := range tt.steps {
-				_, err := run.Step(from, Action{})
+				_, _, err := run.Step(from, Action{}, 0)
 				var stale *StaleStateError
 				if k == tt.wantErr {
 					if !errors.As(err, &stale) || stale.Expected != k || stale.Got != from {

@@ -38,6 +38,13 @@ func (m *mirror) tell(obs *Observation, known uint64) Told {
 	if obs == nil {
 		return Told{}
 	}
+	if known == 0 {
+		// A caller that keeps no observation (a batch of episodes): nothing
+		// is held for it, and a later step against this version is told
+		// everything again.
+		m.forget()
+		return Told{Version: m.version, New: obs.Messages}
+	}
 	t := Told{New: obs.Messages}
 	if known != 0 && known == m.version {
 		k := 0
@@ -65,6 +72,14 @@ func (m *mirror) remember(obs *Observation) {
 	m.version++
 }
 
+// forget holds no observation, under a new version.
+func (m *mirror) forget() {
+	clear(m.msgs)
+	m.msgs = m.msgs[:0]
+	m.task, m.state, m.tools = nil, nil, nil
+	m.version++
+}
+
 // sameMessage compares two messages; strings compare by pointer first, so
 // unchanged history costs next to nothing. Tool calls are the same when
 // they are the same slice.
@@ -87,62 +102,4 @@ func (r *Run) Begin(obs *Observation) uint64 {
 	defer r.mu.Unlock()
 	r.told.remember(obs)
 	return r.told.version
-}
-
-// StepTold advances the episode as Step does and tells the next
-// observation against the one of version known (see Told).
-func (r *Run) StepTold(fromStep int, a Action, known uint64) (StepResult, Told, error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if !r.pure && fromStep != r.step {
-		return StepResult{}, Told{}, &StaleStateError{Env: r.name, Expected: r.step, Got: fromStep}
-	}
-	res, err := r.episode.Step(a)
-	if err != nil {
-		return StepResult{}, Told{}, err
-	}
-	r.step = fromStep + 1
-	return res, r.told.tell(res.Observation, known), nil
-}
-
-// Telling is a text step taken the cheap way (as Brief takes it) with what
-// a told reply needs besides: each signal's value, the extracted and
-// resolved actions, the observation after the step, and a recipe from which
-// the environment's Detailer rebuilds the step's info and signal metadata
-// when they are asked for.
-type Telling struct {
-	Brief
-	Specs     []SignalSpec
-	Values    []float64 // one per spec
-	Extracted *string
-	Resolved  *string
-	// Observation is the observation after the step; its Messages may be the
-	// episode's own array, valid until the episode's next step.
-	Observation Observation
-	Recipe      []any
-}
-
-// TellText advances the episode with text as Step would, taken as a
-// Telling when the episode is a Teller (ok false: it is not, or cannot
-// this time, and nothing happened), tells the next observation against the
-// one of version known, and hands both to write before the episode can
-// move again: the Telling may refer to the episode's own arrays, so write
-// must not keep it.
-func (r *Run) TellText(fromStep int, text string, known uint64, write func(Telling, Told)) (ok bool, err error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	teller, isTeller := r.episode.(Teller)
-	if !isTeller {
-		return false, nil
-	}
-	if !r.pure && fromStep != r.step {
-		return true, &StaleStateError{Env: r.name, Expected: r.step, Got: fromStep}
-	}
-	t, ok, err := teller.Tell(text)
-	if !ok || err != nil {
-		return ok, err
-	}
-	r.step = fromStep + 1
-	write(t, r.told.tell(&t.Observation, known))
-	return true, nil
 }

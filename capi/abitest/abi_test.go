@@ -6,7 +6,6 @@
 package abitest
 
 import (
-	"encoding/binary"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -29,12 +28,12 @@ var lib struct {
 	envCall     func(h uint64, method string, req []byte, n uintptr, out *unsafe.Pointer, outLen *uintptr) int32
 	envClose    func(h uint64) int32
 	envReset    func(h uint64, req []byte, n uintptr, ep *uint64, out *unsafe.Pointer, outLen *uintptr) int32
-	epStep      func(ep uint64, req []byte, n uintptr, out *unsafe.Pointer, outLen *uintptr) int32
 	epClose     func(ep uint64) int32
-	epStepTold  func(ep uint64, step int64, known uint64, text []byte, textLen int64, calls []byte, callsLen uintptr,
+	epStep      func(ep uint64, step int64, known uint64, text []byte, textLen int64, calls []byte, callsLen uintptr,
 		out *unsafe.Pointer, outLen *uintptr) int32
-	envDetails func(h uint64, recipe []byte, n uintptr, out *unsafe.Pointer, outLen *uintptr) int32
-	scoreTexts func(h uint64, idx *int64, texts *unsafe.Pointer, lens *int64, n uintptr, columns int32,
+	details      func(d uint64, out *unsafe.Pointer, outLen *uintptr) int32
+	detailsClose func(ds *uint64, n uintptr) int32
+	scoreTexts   func(h uint64, idx *int64, texts *unsafe.Pointer, lens *int64, n uintptr, columns int32,
 		totals, values *float64, flags *uint8, schema *arrowSchema, array *arrowArray, out *unsafe.Pointer,
 		outLen *uintptr) int32
 	describeTexts func(h uint64, idx *int64, texts *unsafe.Pointer, lens *int64, n uintptr, schema *arrowSchema,
@@ -48,8 +47,9 @@ var lib struct {
 
 // Handle kinds of llenvs.h.
 const (
-	kindAll     = 0
-	kindEpisode = 2
+	kindAll         = 0
+	kindEpisode     = 2
+	kindStepDetails = 4
 )
 
 func TestMain(m *testing.M) {
@@ -80,10 +80,10 @@ func TestMain(m *testing.M) {
 	purego.RegisterLibFunc(&lib.scoreTexts, h, "llenvs_score_texts")
 	purego.RegisterLibFunc(&lib.describeTexts, h, "llenvs_describe_texts")
 	purego.RegisterLibFunc(&lib.envReset, h, "llenvs_env_reset")
-	purego.RegisterLibFunc(&lib.epStep, h, "llenvs_episode_step")
 	purego.RegisterLibFunc(&lib.epClose, h, "llenvs_episode_close")
-	purego.RegisterLibFunc(&lib.epStepTold, h, "llenvs_episode_step_told")
-	purego.RegisterLibFunc(&lib.envDetails, h, "llenvs_env_details")
+	purego.RegisterLibFunc(&lib.epStep, h, "llenvs_episode_step")
+	purego.RegisterLibFunc(&lib.details, h, "llenvs_step_details")
+	purego.RegisterLibFunc(&lib.detailsClose, h, "llenvs_step_details_close")
 	registerMasking(h)
 	registerMath(h)
 	code := m.Run()
@@ -114,7 +114,7 @@ func newEnv(t *testing.T, cfg string) uint64 {
 }
 
 func TestVersionThreadsAndInfo(t *testing.T) {
-	if v := lib.abiVersion(); v != 7 {
+	if v := lib.abiVersion(); v != 8 {
 		t.Fatalf("abi version %d", v)
 	}
 	prev := lib.setMaxProcs(1)
@@ -134,7 +134,7 @@ func TestVersionThreadsAndInfo(t *testing.T) {
 		t.Fatalf("info rc %d", rc)
 	}
 	var info map[string]any
-	if err := json.Unmarshal([]byte(take(out, n)), &info); err != nil || info["abi_version"] != float64(7) {
+	if err := json.Unmarshal([]byte(take(out, n)), &info); err != nil || info["abi_version"] != float64(8) {
 		t.Errorf("info = %v, %v", info, err)
 	}
 	if limit, _ := info["max_procs_limit"].(float64); limit < 64 {
@@ -226,20 +226,20 @@ func TestHandleLifecycleAndScoring(t *testing.T) {
 	if lib.liveHandles(kindEpisode) != 1 {
 		t.Errorf("live episodes %d, want 1", lib.liveHandles(kindEpisode))
 	}
-	action := []byte(`{"text":"<answer>100</answer>","step":0}`)
-	if rc := lib.epStep(ep, action, uintptr(len(action)), &out, &n); rc != 0 {
+	action := []byte("<answer>100</answer>")
+	if rc := lib.epStep(ep, 0, 0, action, int64(len(action)), nil, 0, &out, &n); rc != 0 {
 		t.Fatalf("step rc %d: %s", rc, take(out, n))
 	}
-	var res struct {
-		Signals []struct {
-			Reward float64 `json:"reward"`
-		} `json:"signals"`
-		Terminated bool `json:"terminated"`
+	var res []any
+	if err := json.Unmarshal([]byte(take(out, n)), &res); err != nil || len(res) != 13 || int(res[0].(float64))&1 == 0 ||
+		res[9].([]any)[0].([]any)[2] != 1.0 {
+		t.Errorf("step gave %v, %v", res, err)
 	}
-	if err := json.Unmarshal([]byte(take(out, n)), &res); err != nil || !res.Terminated || res.Signals[0].Reward != 1 {
-		t.Errorf("step gave %+v, %v", res, err)
+	if d := uint64(res[12].(float64)); lib.liveHandles(kindStepDetails) != 1 || lib.detailsClose(&d, 1) != 0 ||
+		lib.detailsClose(&d, 1) != -2 || lib.liveHandles(kindStepDetails) != 0 {
+		t.Errorf("the step's details handle %d was not closed once", d)
 	}
-	if rc := lib.epStep(h, action, uintptr(len(action)), &out, &n); rc != -2 {
+	if rc := lib.epStep(h, 0, 0, action, int64(len(action)), nil, 0, &out, &n); rc != -2 {
 		t.Errorf("environment handle used as an episode: rc %d", rc)
 	}
 	take(out, n)
@@ -350,10 +350,10 @@ func deref(p *string) any {
 	return *p
 }
 
-// TestToldStep drives llenvs_episode_step_told on an iterative episode: the
-// reply's length-prefixed head, the messages told against the version
-// reset gave, and the errors.
-func TestToldStep(t *testing.T) {
+// TestStepTold drives llenvs_episode_step on an iterative episode: the
+// reply, the messages told against the version reset gave, the details
+// read from their handle, and the errors.
+func TestStepTold(t *testing.T) {
 	h := newEnv(t, `{"name":"leg_counting","seed":42,"size":10,"iterative":{"max_turns":3}}`)
 	defer lib.envClose(h)
 	var out unsafe.Pointer
@@ -376,30 +376,29 @@ func TestToldStep(t *testing.T) {
 	}
 	text := []byte("<answer>-1</answer>")
 	step := func(stepNo int64, known uint64, txt []byte, textLen int64) (int32, string) {
-		rc := lib.epStepTold(ep, stepNo, known, txt, textLen, nil, 0, &out, &n)
+		rc := lib.epStep(ep, stepNo, known, txt, textLen, nil, 0, &out, &n)
 		return rc, take(out, n)
 	}
 	rc, reply := step(0, start.Told, text, int64(len(text)))
-	if rc != 0 || len(reply) < 8 {
-		t.Fatalf("told step rc %d: %q", rc, reply)
+	if rc != 0 {
+		t.Fatalf("step rc %d: %q", rc, reply)
 	}
-	headLen := binary.LittleEndian.Uint64([]byte(reply[:8]))
 	var head []any
-	if err := json.Unmarshal([]byte(reply[8:8+headLen]), &head); err != nil || len(head) != 13 {
-		t.Fatalf("head %q: %v", reply[8:8+headLen], err)
+	if err := json.Unmarshal([]byte(reply), &head); err != nil || len(head) != 13 {
+		t.Fatalf("reply %q: %v", reply, err)
 	}
-	const observation, sameTask, detailsLater = 4, 8, 64
+	const observation, sameTask = 4, 8
 	bits := int(head[0].(float64))
-	if bits&observation == 0 || bits&sameTask == 0 || bits&detailsLater == 0 || head[2].(float64) != 1 ||
+	if bits&observation == 0 || bits&sameTask == 0 || head[2].(float64) != 1 ||
 		head[3] != "Incorrect, 2 attempts left." {
-		t.Fatalf("head %v", head)
+		t.Fatalf("reply %v", head)
 	}
 	msgs := head[4].([]any)
 	if len(msgs) != 2 || msgs[0].(map[string]any)["content"] != string(text) {
 		t.Fatalf("new messages %v", msgs)
 	}
-	recipe := []byte(head[12].(string))
-	if rc := lib.envDetails(h, recipe, uintptr(len(recipe)), &out, &n); rc != 0 {
+	d := uint64(head[12].(float64))
+	if rc := lib.details(d, &out, &n); rc != 0 {
 		t.Fatalf("details rc %d: %s", rc, take(out, n))
 	}
 	var details []any
@@ -407,15 +406,19 @@ func TestToldStep(t *testing.T) {
 		details[0].(map[string]any)["turn"] != 1.0 {
 		t.Fatalf("details %v: %v", details, err)
 	}
+	if rc := lib.details(d, &out, &n); rc != -2 || take(out, n) == "" {
+		t.Fatalf("details read twice: rc %d", rc)
+	}
 	// an unknown version gets the whole conversation
 	if rc, reply = step(1, 12345, text, int64(len(text))); rc != 0 {
-		t.Fatalf("told step rc %d: %q", rc, reply)
+		t.Fatalf("step rc %d: %q", rc, reply)
 	}
-	headLen = binary.LittleEndian.Uint64([]byte(reply[:8]))
-	if err := json.Unmarshal([]byte(reply[8:8+headLen]), &head); err != nil || head[2].(float64) != 0 ||
+	if err := json.Unmarshal([]byte(reply), &head); err != nil || head[2].(float64) != 0 ||
 		len(head[4].([]any)) != 5 {
-		t.Fatalf("head after an unknown version: %v, %v", head, err)
+		t.Fatalf("reply after an unknown version: %v, %v", head, err)
 	}
+	last := uint64(head[12].(float64))
+	lib.detailsClose(&last, 1)
 	tests := []struct {
 		name    string
 		stepNo  int64
@@ -430,15 +433,6 @@ func TestToldStep(t *testing.T) {
 	for _, tt := range tests {
 		if rc, msg := step(tt.stepNo, 0, tt.txt, tt.textLen); rc != tt.wantRC || msg == "" {
 			t.Errorf("%s: rc %d (%s), want %d", tt.name, rc, msg, tt.wantRC)
-		}
-	}
-	for _, bad := range []struct {
-		recipe string
-		rc     int32
-	}{{`[1,`, -1}, {`{}`, -1}, {`[0,"x"]`, -1}, {`[999,"x",1,false]`, -3}} {
-		rc := lib.envDetails(h, []byte(bad.recipe), uintptr(len(bad.recipe)), &out, &n)
-		if msg := take(out, n); rc != bad.rc || msg == "" {
-			t.Errorf("details of recipe %s: rc %d (%s), want %d with a message", bad.recipe, rc, msg, bad.rc)
 		}
 	}
 	if rc := lib.epClose(ep); rc != 0 {

@@ -26,28 +26,9 @@ func BenchmarkStep(b *testing.B) {
 	}
 }
 
-// BenchmarkBrief is BenchmarkStep through Brief.
-func BenchmarkBrief(b *testing.B) {
-	seed, size := int64(42), int64(10000)
-	inner, err := reasoninggym.NewEnv(core.EnvConfig{Name: "leg_counting", Seed: &seed, Size: &size,
-		AnswerExtractor: "tag_based"})
-	if err != nil {
-		b.Fatal(err)
-	}
-	env, _ := New(inner, nil)
-	text := "Counting legs animal by animal, then adding them up. <answer>-1</answer>"
-	b.ReportAllocs()
-	for i := 0; i < b.N; i++ {
-		s, _ := env.Reset(core.ResetRequest{TaskIndex: i % 10000})
-		if _, err := s.Episode.(core.Briefer).Brief(text); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
-// BenchmarkBriefOnly is one Brief of an episode reset outside the timer, in
+// BenchmarkStepOnly is one step of an episode reset outside the timer, in
 // batches of 10,000 stepped in parallel as a batch step does.
-func BenchmarkBriefOnly(b *testing.B) {
+func BenchmarkStepOnly(b *testing.B) {
 	seed, size := int64(42), int64(10000)
 	inner, err := reasoninggym.NewEnv(core.EnvConfig{Name: "leg_counting", Seed: &seed, Size: &size,
 		AnswerExtractor: "tag_based"})
@@ -67,7 +48,7 @@ func BenchmarkBriefOnly(b *testing.B) {
 		b.StartTimer()
 		core.ParallelFor(len(runs), func(lo, hi int) {
 			for i := lo; i < hi; i++ {
-				if _, err := runs[i].StepBrief(0, text); err != nil {
+				if _, _, err := runs[i].Step(0, core.Action{Text: &text}, 0); err != nil {
 					panic(err)
 				}
 			}

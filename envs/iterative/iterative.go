@@ -21,7 +21,6 @@ var (
 	_ core.Identifier   = (*Env)(nil)
 	_ core.EntrySource  = (*Env)(nil)
 	_ core.EntryGate    = (*Env)(nil)
-	_ core.Detailer     = (*Env)(nil)
 	_ core.SignalLister = (*Env)(nil)
 )
 
@@ -287,16 +286,20 @@ type episode struct {
 	history []core.Message
 	turn    int
 	done    bool
-	scored  core.Scored // Brief's scratch
+	scored  core.Scored // stepScored's scratch
 	// target is the inner task as the inner TaskScorer looked it up (nil:
-	// Brief scores by task index).
+	// stepScored scores by task index).
 	target any
 }
 
 // ErrFinished is a step of an episode that has ended.
 var ErrFinished = errors.New("this episode is finished (terminated or truncated); reset a new episode")
 
-// Step scores one attempt and says whether the episode goes on.
+// Step scores one attempt and says whether the episode goes on. When the
+// inner environment scores texts directly, the attempt is scored that way
+// and the info and signal metadata are left to the result's Details, which
+// scores the submission again (the inner step is pure) only if they are
+// read.
 func (p *episode) Step(a core.Action) (core.StepResult, error) {
 	e := p.env
 	if err := p.check(a.Text); err != nil {
@@ -304,6 +307,9 @@ func (p *episode) Step(a core.Action) (core.StepResult, error) {
 	}
 	text := *a.Text
 	submission := p.submission(text)
+	if e.scorer != nil {
+		return p.stepScored(text, submission)
+	}
 	inner := p.inner
 	if !p.pure {
 		s, err := e.inner.Reset(p.req) // an inner step that is not pure gets a fresh episode per attempt
@@ -316,30 +322,24 @@ func (p *episode) Step(a core.Action) (core.StepResult, error) {
 	if err != nil {
 		return core.StepResult{}, fmt.Errorf("%s: scoring the attempt: %w", e.name, err)
 	}
+	if err := res.Complete(); err != nil {
+		return core.StepResult{}, fmt.Errorf("%s: scoring the attempt: %w", e.name, err)
+	}
 	solved, best := Solved(res.Signals, e.cfg.SolvedThreshold)
 	terminated, truncated, prompt, submit := p.advance(text, solved, Feedback(res.Signals))
-	obs := core.Observation{Prompt: prompt, Messages: clone(p.history), Task: p.task}
-	info := make(map[string]any, len(res.Info)+6)
-	for k, v := range res.Info {
-		info[k] = v
-	}
-	info["turn"], info["turns_remaining"], info["solved"], info["early_submit"] = p.turn, e.cfg.MaxTurns-p.turn, solved, submit
-	info["submission"], info["best_outcome_reward"] = submission, best
+	obs := core.Observation{Prompt: prompt, Messages: p.messages(), Task: p.task}
 	return core.StepResult{Observation: &obs, Signals: res.Signals, Terminated: terminated, Truncated: truncated,
-		ExtractedAction: res.ExtractedAction, ResolvedAction: &submission, Info: info}, nil
+		ExtractedAction: res.ExtractedAction, ResolvedAction: &submission,
+		Info: e.info(res.Info, p.turn, solved, submit, submission, best)}, nil
 }
 
-// Brief takes the same step as Step with text, building only its summary
-// when the inner environment scores texts directly.
-func (p *episode) Brief(text string) (core.Brief, error) {
+// stepScored is Step for an inner environment that scores texts directly
+// (core.SingleTurn): its signals carry no feedback, and their metadata and
+// the info are built by the result's Details (a scoredStep). Everything
+// the result holds is one allocation, for the common case of a few
+// signals.
+func (p *episode) stepScored(text, submission string) (core.StepResult, error) {
 	e := p.env
-	if e.scorer == nil {
-		res, err := p.Step(core.Action{Text: &text})
-		return core.BriefOf(res), err
-	}
-	if err := p.check(&text); err != nil {
-		return core.Brief{}, err
-	}
 	specs := e.scorer.SignalSpecs()
 	// The episode's own scratch: steps of one episode are serialised.
 	out := &p.scored
@@ -348,92 +348,82 @@ func (p *episode) Brief(text string) (core.Brief, error) {
 		values = make([]float64, len(specs))
 	}
 	*out = core.Scored{Values: values[:len(specs)]}
-	if err := scoreText(e.scorer, p.target, p.req.TaskIndex, p.submission(text), out); err != nil {
-		return core.Brief{}, fmt.Errorf("%s: scoring the attempt: %w", e.name, err)
-	}
-	var best *float64
-	for j, s := range specs {
-		if s.Type == core.Outcome && (best == nil || out.Values[j] > *best) {
-			best = &out.Values[j]
-		}
-	}
-	solved := best != nil && *best >= e.cfg.SolvedThreshold
-	terminated, truncated, prompt, _ := p.advance(text, solved, nil)
-	return core.Brief{Total: out.Total, Terminated: terminated, Truncated: truncated, Prompt: prompt}, nil
-}
-
-// Tell takes the step Brief takes and returns what a told reply needs
-// (core.Teller); the info and signal metadata are rebuilt by Details from
-// the recipe [task index, submission, turn, early submit]. ok is false when
-// the inner environment does not score texts directly.
-func (p *episode) Tell(text string) (core.Telling, bool, error) {
-	e := p.env
-	if e.scorer == nil {
-		return core.Telling{}, false, nil
-	}
-	if err := p.check(&text); err != nil {
-		return core.Telling{}, true, err
-	}
-	specs := e.scorer.SignalSpecs()
-	out := &p.scored
-	values := out.Values[:0]
-	if cap(values) < len(specs) {
-		values = make([]float64, len(specs))
-	}
-	*out = core.Scored{Values: values[:len(specs)]}
-	submission := p.submission(text)
 	if err := scoreText(e.scorer, p.target, p.req.TaskIndex, submission, out); err != nil {
-		return core.Telling{}, true, fmt.Errorf("%s: scoring the attempt: %w", e.name, err)
+		return core.StepResult{}, fmt.Errorf("%s: scoring the attempt: %w", e.name, err)
 	}
+	st := &scoredStep{env: e, task: p.req.TaskIndex, submission: submission}
+	rewards, signals := st.rewards[:0], st.signals[:0]
+	if len(specs) > len(st.rewards) {
+		rewards, signals = make([]float64, 0, len(specs)), make([]core.Signal, 0, len(specs))
+	}
+	rewards = append(rewards, out.Values...)
 	var best *float64
 	for j, s := range specs {
-		if s.Type == core.Outcome && (best == nil || out.Values[j] > *best) {
-			best = &out.Values[j]
+		signals = append(signals, core.Signal{Name: s.Name, Type: s.Type, Reward: &rewards[j], Weight: s.Weight})
+		if s.Type == core.Outcome && (best == nil || rewards[j] > *best) {
+			best = &rewards[j]
 		}
 	}
 	solved := best != nil && *best >= e.cfg.SolvedThreshold
 	terminated, truncated, prompt, submit := p.advance(text, solved, nil)
-	t := core.Telling{Brief: core.Brief{Total: out.Total, Terminated: terminated, Truncated: truncated,
-		Prompt: prompt}, Specs: specs, Values: out.Values, Resolved: &submission,
-		Observation: core.Observation{Prompt: prompt, Messages: p.history, Task: p.task},
-		Recipe:      []any{p.req.TaskIndex, submission, p.turn, submit}}
+	st.turn, st.submit = p.turn, submit
+	st.obs = core.Observation{Prompt: prompt, Messages: p.messages(), Task: p.task}
+	res := core.StepResult{Signals: signals, Terminated: terminated, Truncated: truncated, Observation: &st.obs,
+		ResolvedAction: &st.submission, Details: st}
 	if out.Extraction.Found {
-		t.Extracted = &out.Extraction.Answer // the episode's scratch: valid until its next step
+		st.answer = out.Extraction.Answer
+		res.ExtractedAction = &st.answer
 	}
-	return t, true, nil
+	return res, nil
 }
 
-// Details rebuilds the info and signal metadata that Step reports for an
-// attempt, from the recipe of its Telling (core.Detailer): the inner step
-// is pure, so scoring the submission again gives them.
-func (e *Env) Details(recipe []any) (map[string]any, []map[string]any, error) {
-	if e.scorer == nil || len(recipe) != 4 {
-		return nil, nil, fmt.Errorf("%s: no details for recipe %v", e.name, recipe)
+// scoredStep is what a result of stepScored holds: its observation,
+// rewards and signals (room for two, the common case), and what its
+// details are built from.
+type scoredStep struct {
+	env        *Env
+	task, turn int
+	submission string
+	submit     bool
+	answer     string
+	obs        core.Observation
+	rewards    [2]float64
+	signals    [2]core.Signal
+}
+
+// Build builds the step's info and signal metadata (core.StepDetails):
+// the inner step is pure, so scoring the submission again gives them.
+func (st *scoredStep) Build() (map[string]any, []map[string]any, error) {
+	e := st.env
+	inner, err := e.scorer.StepTask(st.task, core.Action{Text: &st.submission})
+	if err == nil {
+		err = inner.Complete()
 	}
-	i, err1 := strictcfg.AsInt(recipe[0])
-	turn, err2 := strictcfg.AsInt(recipe[2])
-	submission, ok1 := recipe[1].(string)
-	submit, ok2 := recipe[3].(bool)
-	if err1 != nil || err2 != nil || !ok1 || !ok2 {
-		return nil, nil, fmt.Errorf("%s: malformed details recipe %v", e.name, recipe)
-	}
-	res, err := e.scorer.StepTask(int(i), core.Action{Text: &submission})
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: scoring the attempt: %w", e.name, err)
 	}
-	solved, best := Solved(res.Signals, e.cfg.SolvedThreshold)
-	info := make(map[string]any, len(res.Info)+6)
-	for k, v := range res.Info {
+	solved, best := Solved(inner.Signals, e.cfg.SolvedThreshold)
+	meta := make([]map[string]any, len(inner.Signals))
+	for k := range inner.Signals {
+		meta[k] = inner.Signals[k].Metadata
+		if meta[k] == nil {
+			meta[k] = map[string]any{}
+		}
+	}
+	return e.info(inner.Info, st.turn, solved, st.submit, st.submission, best), meta, nil
+}
+
+// info is a step's info: the inner step's, with how the episode stands.
+func (e *Env) info(inner map[string]any, turn int, solved, submit bool, submission string,
+	best *float64) map[string]any {
+	info := make(map[string]any, len(inner)+6)
+	for k, v := range inner {
 		info[k] = v
 	}
-	info["turn"], info["turns_remaining"], info["solved"], info["early_submit"] = int(turn), e.cfg.MaxTurns-int(turn),
-		solved, submit
+	info["turn"], info["turns_remaining"], info["solved"], info["early_submit"] = turn, e.cfg.MaxTurns-turn, solved,
+		submit
 	info["submission"], info["best_outcome_reward"] = submission, best
-	meta := make([]map[string]any, len(res.Signals))
-	for k := range res.Signals {
-		meta[k] = res.Signals[k].Metadata
-	}
-	return info, meta, nil
+	return info
 }
 
 // scoreText scores text as the inner step does (against target when the
@@ -534,6 +524,17 @@ func Feedback(signals []core.Signal) []string {
 }
 
 func clone(m []core.Message) []core.Message { return append([]core.Message(nil), m...) }
+
+// messages is the history as an observation holds it. With every turn
+// kept, the episode only appends to the history past what a result holds,
+// so the result shares it (capacity capped, so that its own appends copy);
+// otherwise the history is rewritten in place, and the result gets a copy.
+func (p *episode) messages() []core.Message {
+	if p.env.cfg.IncludeHistory {
+		return p.history[:len(p.history):len(p.history)]
+	}
+	return clone(p.history)
+}
 
 // SignalSpecs lists the inner environment's signals, which every step
 // reports (nil when the inner environment does not list them).

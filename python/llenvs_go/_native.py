@@ -13,7 +13,6 @@ import ctypes
 import faulthandler
 import importlib.resources
 import json
-import json.scanner
 import os
 import sys
 import threading
@@ -21,11 +20,11 @@ from typing import Any
 
 from cffi import FFI
 
-ABI_VERSION = 7
+ABI_VERSION = 8
 
 # The declarations of capi/llenvs.h (tests check that the two agree).
 CDEF = """
-#define LLENVS_ABI_VERSION 7
+#define LLENVS_ABI_VERSION 8
 
 #define LLENVS_OK 0
 #define LLENVS_ERR_INVALID -1
@@ -66,6 +65,7 @@ struct ArrowArray {
 #define LLENVS_KIND_ENVIRONMENT 1
 #define LLENVS_KIND_EPISODE 2
 #define LLENVS_KIND_TOKENIZER 3
+#define LLENVS_KIND_STEP_DETAILS 4
 
 #define LLENVS_ITEM_FOUND 1
 #define LLENVS_ITEM_ERROR 2
@@ -85,7 +85,6 @@ int32_t llenvs_env_new(const char *cfg, size_t cfg_len, uint64_t *handle, char *
 int32_t llenvs_env_call(uint64_t handle, const char *method, const char *req, size_t req_len, char **out, size_t *out_len);
 int32_t llenvs_env_close(uint64_t handle);
 int32_t llenvs_env_reset(uint64_t handle, const char *req, size_t req_len, uint64_t *episode, char **out, size_t *out_len);
-int32_t llenvs_episode_step(uint64_t episode, const char *action, size_t action_len, char **out, size_t *out_len);
 int32_t llenvs_episode_close(uint64_t episode);
 int32_t llenvs_env_reset_many(uint64_t handle, const int64_t *indices, size_t n, uint64_t *episodes, struct ArrowSchema *schema, struct ArrowArray *array, char **out, size_t *out_len);
 int32_t llenvs_episodes_step_texts(const uint64_t *episodes, int64_t *steps, const int64_t *which, size_t batch, const char *const *texts, const int64_t *lens, size_t n, double *totals, uint8_t *flags, int32_t close_done, struct ArrowSchema *schema, struct ArrowArray *array, char **out, size_t *out_len);
@@ -118,15 +117,15 @@ typedef struct {
     size_t out_len;
 } llenvs_recipe_result;
 int32_t llenvs_recipe_score(const char *source, size_t source_len, const char *solution, size_t solution_len, const char *truth, size_t truth_len, llenvs_recipe_result *result);
-#define LLENVS_TOLD_TERMINATED 1
-#define LLENVS_TOLD_TRUNCATED 2
-#define LLENVS_TOLD_OBSERVATION 4
-#define LLENVS_TOLD_SAME_TASK 8
-#define LLENVS_TOLD_SAME_STATE 16
-#define LLENVS_TOLD_SAME_TOOLS 32
-#define LLENVS_TOLD_DETAILS_LATER 64
-int32_t llenvs_episode_step_told(uint64_t episode, int64_t step, uint64_t known, const char *text, int64_t text_len, const char *tool_calls, size_t tool_calls_len, char **out, size_t *out_len);
-int32_t llenvs_env_details(uint64_t handle, const char *recipe, size_t recipe_len, char **out, size_t *out_len);
+#define LLENVS_STEP_TERMINATED 1
+#define LLENVS_STEP_TRUNCATED 2
+#define LLENVS_STEP_OBSERVATION 4
+#define LLENVS_STEP_SAME_TASK 8
+#define LLENVS_STEP_SAME_STATE 16
+#define LLENVS_STEP_SAME_TOOLS 32
+int32_t llenvs_episode_step(uint64_t episode, int64_t step, uint64_t known, const char *text, int64_t text_len, const char *tool_calls, size_t tool_calls_len, char **out, size_t *out_len);
+int32_t llenvs_step_details(uint64_t details, char **out, size_t *out_len);
+int32_t llenvs_step_details_close(const uint64_t *details, size_t n);
 """
 
 OK = 0
@@ -143,6 +142,7 @@ KIND_ALL = 0
 KIND_ENVIRONMENT = 1
 KIND_EPISODE = 2
 KIND_TOKENIZER = 3
+KIND_STEP_DETAILS = 4
 
 ITEM_FOUND = 1
 ITEM_ERROR = 2
@@ -185,7 +185,6 @@ _U64P = ffi.typeof("uint64_t *")
 # The C scanner of the json module: decodes one JSON value from a str with
 # none of json.loads' wrapping (encoding detection, trailing-space check);
 # the library's replies are exactly one value.
-_scan_json = json.scanner.c_make_scanner(json.JSONDecoder())  # type: ignore[attr-defined]
 
 _lock = threading.Lock()
 _lib: Any = None
@@ -446,102 +445,100 @@ def env_reset(handle: int, request: dict[str, Any] | bytes) -> tuple[int, dict[s
     data = take_buffer(out, out_len)
     if rc != OK:
         raise_for(rc, data)
-    return int(ep[0]), _scan_json(data.decode(), 0)[0]
+    return int(ep[0]), json.loads(data)
 
 
-def episode_step(episode: int, action: dict[str, Any]) -> dict[str, Any]:
-    """Advance an episode; ``action`` is ``{text, tool_calls, step}``."""
-    L = lib()
-    req = dumps(action, "action")
-    out = ffi.new("char **")
-    out_len = ffi.new("size_t *")
-    rc = L.llenvs_episode_step(episode, req, len(req), out, out_len)
-    data = take_buffer(out, out_len)
-    if rc != OK:
-        raise_for(rc, data)
-    return json.loads(data)
-
-
-TOLD_TERMINATED = 1
-TOLD_TRUNCATED = 2
-TOLD_OBSERVATION = 4
-TOLD_SAME_TASK = 8
-TOLD_SAME_STATE = 16
-TOLD_SAME_TOOLS = 32
-TOLD_DETAILS_LATER = 64
-
+STEP_TERMINATED = 1
+STEP_TRUNCATED = 2
+STEP_OBSERVATION = 4
+STEP_SAME_TASK = 8
+STEP_SAME_STATE = 16
+STEP_SAME_TOOLS = 32
 
 
 class StepDetails:
-    """The details of a told step (info and signal metadata), decoded or fetched the first time they are read.
+    """The info and signal metadata of one step, fetched from the library the first time they are read.
 
-    Either ``data`` holds them encoded (the reply's details part), or
-    ``source._details(recipe)`` rebuilds them (a call into the environment
-    with the reply's recipe).
+    The step's reply carries a handle to them (``llenvs_step_details``): the
+    environment may build them only then. The handle is closed once they
+    are read, or when this object goes.
     """
 
-    __slots__ = ("_data", "_source", "_recipe", "_value")
+    __slots__ = ("_handle", "_pid", "_value", "__weakref__")
 
-    def __init__(self, data: bytes = b"", source: Any = None, recipe: Any = None):
-        self._data = data
-        self._source = source
-        self._recipe = recipe
+    def __init__(self, handle: int):
+        self._handle = handle
+        self._pid = os.getpid()
         self._value: list[Any] | None = None
 
     def get(self) -> list[Any]:
         """``[info, [metadata of each signal]]``."""
-        v = self._value
-        if v is None:
-            v = self._source._details(self._recipe) if self._source is not None else json.loads(self._data)
-            self._value = v
-            self._data, self._source, self._recipe = b"", None, None
+        with _details_lock:
+            v = self._value
+            if v is None:
+                if os.getpid() != self._pid:
+                    raise RuntimeError("the details of this step were not read before the process forked; read "
+                                       "StepResult.info (or a signal's metadata) before forking, or pickle the "
+                                       "result, which reads them")
+                out = ffi.new(_CHARPP)
+                out_len = ffi.new(_SIZEP)
+                rc = lib().llenvs_step_details(self._handle, out, out_len)
+                self._handle = 0
+                data = take_buffer(out, out_len)
+                if rc != OK:
+                    raise_for(rc, data)
+                v = self._value = json.loads(data)
         return v
 
+    def metadata_of(self, index: int) -> dict[str, Any]:
+        """The step's info (``index`` -1) or the metadata of its signal ``index``, as a dict (for a LazyMapping)."""
+        info, metadata = self.get()
+        return (info if index < 0 else metadata[index]) or {}
 
-def episode_step_told(episode: int, step: int, known: int, text: bytes | None,
-                      tool_calls: bytes | None) -> tuple[list[Any], bytes]:
-    """Advance an episode without sending its conversation (``llenvs_episode_step_told``).
+    def __del__(self) -> None:
+        h = self._handle
+        if h and os.getpid() == self._pid:
+            _unread_details.append(h)
+            if len(_unread_details) >= _CLOSE_BUNCH:
+                close_unread_details()
+
+
+# Serialises the first reads of step details (a handle is read once).
+_details_lock = threading.Lock()
+# Handles of details collected unread, closed in bunches (a call per step would cost a tenth of the step).
+_unread_details: list[int] = []
+_CLOSE_BUNCH = 512
+
+
+def close_unread_details() -> None:
+    """Close the handles of step details that were collected unread (``live_handles`` counts what remains)."""
+    pending = []
+    while _unread_details:  # pop, not swap: a collection in another thread may append meanwhile
+        pending.append(_unread_details.pop())
+    if pending and _lib is not None and not _forked:
+        _lib.llenvs_step_details_close(ffi.new("uint64_t[]", pending), len(pending))
+
+
+def episode_step(episode: int, step: int, known: int, text: bytes | None,
+                 tool_calls: bytes | None) -> list[Any]:
+    """Advance an episode (``llenvs_episode_step``); the conversation is not sent again.
 
     ``text`` is the action's UTF-8 (None: no text), ``tool_calls`` a JSON array
-    (None: none); ``known`` is the version of the observation the caller holds.
-    Returns the head array of llenvs.h, decoded, and the details part, left encoded
-    (empty with ``TOLD_DETAILS_LATER``).
+    (None: none); ``step`` is the state's step count and ``known`` the version of
+    the observation the caller holds. Returns the reply array of llenvs.h,
+    decoded, with its last element (the details handle) made a :class:`StepDetails`.
     """
-    try:
-        out, out_len = _reply_slots.pair
-    except AttributeError:  # first call on this thread
-        out, out_len = _reply_slots.pair = ffi.new(_CHARPP), ffi.new(_SIZEP)
-    rc = lib().llenvs_episode_step_told(episode, step, known, ffi.NULL if text is None else text,
-                                        -1 if text is None else len(text), tool_calls or ffi.NULL,
-                                        len(tool_calls) if tool_calls else 0, out, out_len)
-    p = out[0]
-    out[0] = ffi.NULL
-    if p == ffi.NULL:
-        data = b""
-    else:
-        try:
-            data = ffi.unpack(p, out_len[0])
-        finally:
-            _lib.llenvs_free(p)
-    if rc != OK:
-        raise_for(rc, data)
-    n = int.from_bytes(data[:8], "little")
-    return _scan_json(data[8:8 + n].decode(), 0)[0], data[8 + n:]
-
-
-# Per-thread out-parameters of episode_step_told (a step makes no cffi allocation of its own).
-_reply_slots = threading.local()
-
-
-def env_details(handle: int, recipe: bytes) -> list[Any]:
-    """The details ``[info, [metadata of each signal]]`` of a told step from its reply's recipe."""
     out = ffi.new(_CHARPP)
     out_len = ffi.new(_SIZEP)
-    rc = lib().llenvs_env_details(handle, recipe, len(recipe), out, out_len)
+    rc = lib().llenvs_episode_step(episode, step, known, ffi.NULL if text is None else text,
+                                   -1 if text is None else len(text), tool_calls or ffi.NULL,
+                                   len(tool_calls) if tool_calls else 0, out, out_len)
     data = take_buffer(out, out_len)
     if rc != OK:
         raise_for(rc, data)
-    return _scan_json(data.decode(), 0)[0]
+    reply = json.loads(data)
+    reply[12] = StepDetails(reply[12])
+    return reply
 
 
 def episode_close(episode: int, pid: int) -> None:
@@ -552,7 +549,11 @@ def episode_close(episode: int, pid: int) -> None:
 
 
 def live_handles(kind: int = KIND_ALL) -> int:
-    """Number of live Go objects of a kind (``KIND_ENVIRONMENT``, ``KIND_EPISODE``; all by default)."""
+    """Number of live Go objects of a kind (``KIND_ENVIRONMENT``, ``KIND_EPISODE``; all by default).
+
+    Step details already collected unread are closed first.
+    """
+    close_unread_details()
     return int(lib().llenvs_live_handles(kind))
 
 

@@ -124,9 +124,9 @@ def test_stale_and_wrong_kind_episode_handles_are_clear_errors(env):
     handle = state.hidden.episode.handle
     state.hidden.episode.close()
     with pytest.raises(ValueError, match="invalid episode handle"):
-        _native.episode_step(handle, {"text": "x", "step": 0, "tool_calls": []})
+        _native.episode_step(handle, 0, 0, b"x", None)
     with pytest.raises(ValueError, match="is an environment, not an episode"):
-        _native.episode_step(env.handle, {"text": "x", "step": 0, "tool_calls": []})
+        _native.episode_step(env.handle, 0, 0, b"x", None)
     # A pure step from a state whose episode is gone starts a fresh one.
     assert env.step(state, Action.from_text("x")).terminated
 

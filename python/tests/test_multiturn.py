@@ -71,7 +71,7 @@ def play(env: Any, task_index: int, attempts: list[str]) -> list[Any]:
             record.append((type(e).__name__, str(e)))
             break
         record.append((r.next_state.observation, r.next_state.metadata, r.rewards, r.terminated, r.truncated,
-                       r.extracted_action, r.resolved_action, json.dumps(r.info, sort_keys=True)))
+                       r.extracted_action, r.resolved_action, json.dumps(dict(r.info), sort_keys=True)))
         state = r.next_state
     return record
 

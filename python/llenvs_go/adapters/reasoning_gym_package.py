@@ -21,8 +21,10 @@ from typing import Any
 
 from llenvs_go import _deadline
 from llenvs_go.adapters.reasoning_gym_environment import ReasoningGymEnvironment
-from llenvs_go.core.environment import EnvironmentSpec
+from llenvs_go.core.environment import EnvironmentSpec, StepResult
+from llenvs_go.core.reward import RewardType, Signal, SignalBundle
 from llenvs_go.core.scoring import ground_truth, native_scorer
+from llenvs_go.core.state import Action, State, StateMetadata
 
 DEFAULT_SIZE = 500  # reasoning-gym's default dataset size
 _CACHE_LIMIT = 1 << 16  # entries kept per environment, as in the Go core
@@ -154,11 +156,20 @@ class PythonReasoningGymEnvironment(ReasoningGymEnvironment):
                       "hidden": {"expected_answer": ground_truth(e), "entry": e},
                       "info": {"task_index": task_index, "dataset_name": self._config["name"], "question": q}}
 
-    def _advance(self, state: Any, action: Any) -> dict[str, Any]:
+    def _library_step(self, state: State, action: Action) -> StepResult:
+        """Score ``action`` against the task of ``state``: one step, which ends the episode (a pure step)."""
         r = self._step(state.hidden.task_index, action.text)
-        return {"observation": None, "signals": r["signals"], "terminated": True, "truncated": False,
-                "extracted_action": r["extracted_action"], "resolved_action": r["extracted_action"],
-                "info": r["info"]}
+        md = state.metadata
+        next_state = State(observation=state.observation, hidden=state.hidden,
+                           metadata=StateMetadata(step=md.step + 1, episode_id=md.episode_id, is_terminal=True,
+                                                  info={**md.info, "response": action.text}))
+        signals = tuple(Signal(name=s["name"], reward_type=RewardType.from_name(s["reward_type"]), reward=s["reward"],
+                               feedback=s.get("feedback"), metadata=s.get("metadata"), weight=s["weight"])
+                        for s in r["signals"])
+        signals += tuple(f.compute(state, action, next_state) for f in self.python_rewards)
+        return StepResult(next_state=next_state, rewards=SignalBundle(signals), terminated=True, truncated=False,
+                          extracted_action=r["extracted_action"], resolved_action=r["extracted_action"],
+                          info=r["info"])
 
     def task_texts(self, indices: Sequence[int]) -> tuple[list[str], list[str | None]]:
         entries = [self.entry(self.check_index(i)) for i in indices]

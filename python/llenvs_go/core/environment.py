@@ -71,7 +71,8 @@ class StepResult(Generic[HiddenT]):
         truncated: whether it was cut short (step limit).
         extracted_action: the extractor's raw output; None when extraction failed or did not run.
         resolved_action: the action the environment understood; None when extraction or mapping failed.
-        info: environment-specific details of the step.
+        info: environment-specific details of the step; for a step served by the library, a mapping
+            fetched from it when first read (it compares, copies and pickles as a dict).
     """
 
     next_state: State[HiddenT]
@@ -86,24 +87,6 @@ class StepResult(Generic[HiddenT]):
         if not isinstance(self.rewards, SignalBundle):
             object.__setattr__(self, "rewards", as_bundle(self.rewards))
 
-    def __getattr__(self, name: str) -> Any:
-        # Only reached when ``info`` is not built yet: a step served by Go keeps it
-        # encoded until it is first read.
-        if name == "info":
-            d = self.__dict__
-            source = d.get("_info_source")
-            if source is not None:
-                d["info"] = info = source.get()[0] or {}
-                d.pop("_info_source", None)
-                return info
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-
-    def __getstate__(self) -> dict[str, Any]:
-        return {f: getattr(self, f) for f in _STEP_FIELDS}
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state)
-
     @property
     def done(self) -> bool:
         """Whether the episode ended (terminated or truncated)."""
@@ -115,7 +98,6 @@ class StepResult(Generic[HiddenT]):
         return self.rewards.total
 
 
-_STEP_FIELDS = ("next_state", "rewards", "terminated", "truncated", "extracted_action", "resolved_action", "info")
 
 
 @runtime_checkable

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import threading
+import uuid
 import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -17,8 +19,8 @@ from typing import Any
 
 from llenvs_go import _native
 from llenvs_go.core import items
-from llenvs_go.core._build import builder
 from llenvs_go.core.environment import EnvironmentSpec, StepResult
+from llenvs_go.core.lazy_mapping import LazyMapping
 from llenvs_go.core.prompts import check_prompt_template
 from llenvs_go.core.reward import RewardType, Signal, SignalBundle
 from llenvs_go.core.state import Action, Observation, ObservationContent, State, StateMetadata
@@ -30,7 +32,8 @@ class NativeHidden:
     """The hidden part of a Go-backed environment's state.
 
     ``expected_answer`` is the ground truth (None for environments without
-    one); ``entry`` is the environment's own record of the task; ``episode``
+    one); ``entry`` is the environment's own record of the task (for a
+    reset, a mapping fetched from the library when first read); ``episode``
     is the live Go episode (not compared, not pickled).
     """
 
@@ -40,30 +43,17 @@ class NativeHidden:
     entry: Any = None
     episode: Any = field(default=None, compare=False, repr=False)
 
-    def __getattr__(self, name: str) -> Any:
-        # Only reached when ``entry`` is not fetched yet: reset leaves it in Go
-        # until it is first read (it is rarely needed, and the largest part of a reset).
-        if name == "entry":
-            d = self.__dict__
-            source = d.get("_entry_source")
-            if source is not None:
-                d["entry"] = entry = source.entries([self.task_index])[0]
-                d.pop("_entry_source", None)
-                return entry
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
-    def __getstate__(self) -> dict[str, Any]:
-        return {"task_index": self.task_index, "expected_answer": self.expected_answer,
-                "dataset_name": self.dataset_name, "entry": self.entry, "episode": self.episode}
+class _Entries:
+    """An environment's task entries one at a time, for the LazyMapping a reset leaves in ``hidden.entry``."""
 
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state)
+    __slots__ = ("environment",)
 
+    def __init__(self, environment: NativeEnvironment):
+        self.environment = environment
 
-# Every instance holds its entry (``__init__`` sets it) unless reset left it in
-# Go; without the class-level default, such an instance reaches ``__getattr__``.
-del NativeHidden.entry
-_build_hidden = builder(NativeHidden, ("task_index", "expected_answer", "dataset_name", "_entry_source", "episode"))
+    def metadata_of(self, task_index: int) -> dict[str, Any]:
+        return self.environment.entries([task_index])[0]
 
 
 def _update_pid() -> None:
@@ -90,7 +80,7 @@ class Episode:
         self.handle = handle
         self.pid = pid
         # The last observation the library told this episode's states, and its
-        # version (llenvs_episode_step_told): a step then brings only what changed.
+        # version (llenvs_episode_step): a step then brings only what changed.
         self.told: tuple[Observation, int] | None = None
         self._open = True
 
@@ -148,7 +138,7 @@ class NativeRewardFunction:
 
     def compute(self, state: State, action: Action, next_state: State) -> Signal:
         """This signal for ``action`` taken in ``state``."""
-        signal = self._environment._go_step(state, action).by_name(self._name)
+        signal = self._environment.step(state, action).rewards.by_name(self._name)
         assert signal is not None
         return signal
 
@@ -162,18 +152,7 @@ def reward_type(name: str) -> RewardType:
 
 
 _REWARD_TYPES = {rt.name.lower(): rt for rt in RewardType}
-
-# Builders of the objects of a told step (see core/_build.py); the lazy fields
-# (StepResult.info, Signal.metadata) are left to their source attributes.
-_build_observation = builder(Observation, ("prompt", "messages", "tool_results", "available_tools", "task", "state"))
-_build_state = builder(State, ("observation", "hidden", "metadata"))
-_build_metadata = builder(StateMetadata, ("step", "episode_id", "is_terminal", "info"))
-_build_signal = builder(Signal, ("name", "reward_type", "reward", "feedback", "weight", "_metadata_source",
-                                 "_metadata_index"))
-_build_bundle = builder(SignalBundle, ("signals",))
-_build_step = builder(StepResult, ("next_state", "rewards", "terminated", "truncated", "extracted_action",
-                                   "resolved_action", "_info_source"))
-
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 def _signal(s: dict[str, Any]) -> Signal:
     return Signal(name=s["name"], reward_type=reward_type(s["reward_type"]), reward=s["reward"],
@@ -210,21 +189,12 @@ def _content(c: dict[str, Any] | None) -> ObservationContent | None:
 def observation_from(o: dict[str, Any]) -> Observation:
     """An llenvs Observation from the Go core's JSON form."""
     tr, tools, task, st = o.get("tool_results"), o.get("available_tools"), o.get("task"), o.get("state")
-    return _build_observation(o["prompt"], tuple(o.get("messages") or ()), _tool_results(tr) if tr else (),
-                              _tools(tools) if tools else (), None if task is None else _content(task),
-                              None if st is None else _content(st))
+    return Observation(prompt=o["prompt"], messages=tuple(o.get("messages") or ()),
+                       tool_results=_tool_results(tr) if tr else (), available_tools=_tools(tools) if tools else (),
+                       task=None if task is None else _content(task), state=None if st is None else _content(st))
 
 
-def _uuid4() -> str:
-    """``str(uuid.uuid4())``, formatted directly (a reset makes one per episode)."""
-    b = bytearray(os.urandom(16))
-    b[6] = (b[6] & 0x0F) | 0x40  # version 4
-    b[8] = (b[8] & 0x3F) | 0x80  # RFC 4122 variant
-    h = b.hex()
-    return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
-
-
-def _check_step_args(state: Any, action: Any) -> None:
+def check_step_args(state: Any, action: Any) -> None:
     """A TypeError that names the bad argument of ``step``, before anything reaches the library."""
     if not isinstance(state, State):
         raise TypeError(f"step: state must be a State returned by reset() or step(), got {type(state).__name__}")
@@ -232,11 +202,6 @@ def _check_step_args(state: Any, action: Any) -> None:
         raise TypeError(f"step: action must be an Action (e.g. Action.from_text(...)), got {type(action).__name__}")
     if action.text is not None and not isinstance(action.text, str):
         raise TypeError(f"step: action.text must be a str or None, got {type(action.text).__name__}")
-
-
-def _action_request(action: Action, step: int) -> dict[str, Any]:
-    return {"text": action.text, "step": step,
-            "tool_calls": [{"id": c.id, "name": c.name, "arguments": dict(c.arguments)} for c in action.tool_calls]}
 
 
 class NativeEnvironment:
@@ -420,20 +385,19 @@ class NativeEnvironment:
         handle, start = _native.env_reset(self.handle, request + b"}")
         return Episode(handle, _this_pid), start
 
-    def _advance(self, state: State, action: Action) -> dict[str, Any]:
-        """One step of the Go episode behind ``state``, as the library's JSON."""
-        _check_step_args(state, action)
+    def _episode_of(self, state: State) -> Episode:
+        """The live Go episode behind ``state``; a pure step from a state whose episode is gone starts another."""
         episode = getattr(state.hidden, "episode", None)
-        if episode is None or not episode.alive:
-            if not self.spec.pure_step:
-                if state.metadata.is_terminal:
-                    raise RuntimeError(f"{self.spec.name}: this episode is finished (terminated or truncated); "
-                                       "reset a new episode")
-                raise RuntimeError(f"{self.spec.name}: the episode of this state is finished or was closed, or the "
-                                   "state comes from another process; reset a new episode")
-            # A pure step may be taken from any state of the task, even one whose episode is gone.
-            episode, _ = self._start(state.hidden.task_index, None)
-        return _native.episode_step(episode.handle, _action_request(action, state.metadata.step))
+        if episode is not None and episode.alive:
+            return episode
+        if not self.spec.pure_step:
+            if state.metadata.is_terminal:
+                raise RuntimeError(f"{self.spec.name}: this episode is finished (terminated or truncated); "
+                                   "reset a new episode")
+            raise RuntimeError(f"{self.spec.name}: the episode of this state is finished or was closed, or the "
+                               "state comes from another process; reset a new episode")
+        # A pure step may be taken from any state of the task, even one whose episode is gone.
+        return self._start(state.hidden.task_index, None)[0]  # type: ignore[return-value]
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[State, dict[str, Any]]:
         """Start an episode of ``options["task_index"]``; ``options["episode_id"]`` names it.
@@ -457,104 +421,77 @@ class NativeEnvironment:
         if episode is not None and start.get("told"):
             episode.told = (observation, start["told"])
         if start.get("entry_later"):  # NativeHidden fetches the entry when it is read
-            made = _build_hidden(i, hidden["expected_answer"], self._config["name"], self, episode)
+            made = NativeHidden(task_index=i, expected_answer=hidden["expected_answer"],
+                                dataset_name=self._config["name"], entry=LazyMapping(_Entries(self), i),
+                                episode=episode)
         else:
             made = self._make_hidden(i, hidden["expected_answer"], hidden["entry"], episode)
-        state = _build_state(observation, made,
-                             _build_metadata(0, options.get("episode_id") or _uuid4(), False, {"task_index": i}))
+        episode_id = options.get("episode_id") or str(uuid.uuid4())
+        state = State(observation=observation, hidden=made,
+                      metadata=StateMetadata(step=0, episode_id=episode_id, info={"task_index": i}))
         return state, start["info"]
-
-    def _go_step(self, state: State, action: Action) -> SignalBundle:
-        return SignalBundle(tuple(_signal(s) for s in self._advance(state, action)["signals"]))
 
     def step(self, state: State, action: Action) -> StepResult:
         """Advance the episode of ``state`` with ``action``.
 
         Single-turn tasks end after one step and their step is pure: taking
-        it again from the same state gives the same result.
+        it again from the same state gives the same result. Only the action
+        goes to the library, and only what changed in the observation comes
+        back; the step's ``info`` and its signals' ``metadata`` are fetched
+        when first read.
         """
-        if type(self)._advance is NativeEnvironment._advance:
-            episode = getattr(state.hidden, "episode", None)
-            if episode is not None and episode.alive:
-                text = action.text
-                if text is None:
-                    return self._step_told(state, action, episode, None)
-                if type(text) is str:
-                    try:
-                        encoded = text.encode()
-                    except UnicodeEncodeError:  # lone surrogates: the JSON request carries them as escapes
-                        pass
-                    else:
-                        return self._step_told(state, action, episode, encoded)
-        return self._step_reply(state, action, self._advance(state, action))
+        check_step_args(state, action)
+        return self._library_step(state, action)
 
-    def _step_told(self, state: State, action: Action, episode: Episode, text: bytes | None) -> StepResult:
-        """``step`` through ``llenvs_episode_step_told``: only the new part of the observation crosses."""
+    def _library_step(self, state: State, action: Action) -> StepResult:
+        """The library's step (``step`` with its arguments checked); an adapter with no Go episode gives its own."""
+        episode = self._episode_of(state)
+        text = action.text
+        encoded = None
+        if text is not None:
+            try:
+                encoded = text.encode()
+            except UnicodeEncodeError:  # lone surrogates: UTF-8 cannot carry them; each becomes U+FFFD
+                encoded = _SURROGATE.sub("\ufffd", text).encode()
         calls = None
         if action.tool_calls:
             calls = json.dumps([{"id": c.id, "name": c.name, "arguments": dict(c.arguments)}
                                 for c in action.tool_calls]).encode("utf-8", "surrogatepass")
         told = episode.told
         md = state.metadata
-        head, encoded = _native.episode_step_told(episode.handle, md.step, 0 if told is None else told[1], text,
-                                                  calls)
-        bits, version, keep, prompt, new, tool_results, tools, task, st, sigs, extracted, resolved = head[:12]
-        if bits & _native.TOLD_DETAILS_LATER:
-            details = _native.StepDetails(b"", self, head[12])
-        else:
-            details = _native.StepDetails(encoded)
-        if bits & _native.TOLD_OBSERVATION:
+        bits, version, keep, prompt, new, tool_results, tools, task, st, sigs, extracted, resolved, details = (
+            _native.episode_step(episode.handle, md.step, 0 if told is None else told[1], encoded, calls))
+        if bits & _native.STEP_OBSERVATION:
             if keep:
                 prev = told[0]  # type: ignore[index]  # keep > 0 only against the version told
                 messages = prev.messages[:keep] + tuple(new)
             else:
                 prev, messages = None, tuple(new)
-            obs = _build_observation(
-                prompt, messages, _tool_results(tool_results) if tool_results else (),
-                prev.available_tools if bits & _native.TOLD_SAME_TOOLS else _tools(tools),  # type: ignore[union-attr]
-                prev.task if bits & _native.TOLD_SAME_TASK else _content(task),  # type: ignore[union-attr]
-                prev.state if bits & _native.TOLD_SAME_STATE else _content(st))  # type: ignore[union-attr]
+            obs = Observation(
+                prompt=prompt, messages=messages, tool_results=_tool_results(tool_results) if tool_results else (),
+                available_tools=prev.available_tools if bits & _native.STEP_SAME_TOOLS else _tools(tools),  # type: ignore[union-attr]
+                task=prev.task if bits & _native.STEP_SAME_TASK else _content(task),  # type: ignore[union-attr]
+                state=prev.state if bits & _native.STEP_SAME_STATE else _content(st))  # type: ignore[union-attr]
             episode.told = (obs, version)
         else:
             obs = state.observation
-        terminated, truncated = bool(bits & _native.TOLD_TERMINATED), bool(bits & _native.TOLD_TRUNCATED)
+        terminated, truncated = bool(bits & _native.STEP_TERMINATED), bool(bits & _native.STEP_TRUNCATED)
         done = terminated or truncated
-        next_state = _build_state(obs, state.hidden, _build_metadata(md.step + 1, md.episode_id, done,
-                                                                     {**md.info, "response": action.text}))
-        # info and the signals' metadata stay encoded until read (StepResult.info, Signal.metadata).
+        next_state = State(observation=obs, hidden=state.hidden,
+                           metadata=StateMetadata(step=md.step + 1, episode_id=md.episode_id, is_terminal=done,
+                                                  info={**md.info, "response": action.text}))
+        # info and the signals' metadata stay in the library until read (views over the step's details).
         types = _REWARD_TYPES
-        signals = tuple(_build_signal(n, types[t], r, f, w, details, k) for k, (n, t, r, f, w) in enumerate(sigs))
+        signals = tuple(Signal(name=n, reward_type=types[t], reward=r, feedback=f, weight=w,
+                               metadata=LazyMapping(details, k) if m else None)
+                        for k, (n, t, r, f, w, m) in enumerate(sigs))
         if self._python_rewards:
             signals += tuple(f.compute(state, action, next_state) for f in self._python_rewards)
         if done:
             episode.close()
-        return _build_step(next_state, _build_bundle(signals), terminated, truncated, extracted, resolved, details)
-
-    def _details(self, recipe: str) -> list[Any]:
-        """The info and signal metadata of a told step whose reply left them out (``LLENVS_TOLD_DETAILS_LATER``)."""
-        return _native.env_details(self.handle, recipe.encode())
-
-    def _step_reply(self, state: State, action: Action, r: dict[str, Any]) -> StepResult:
-        """The StepResult of a step reply in the JSON form of ``llenvs_episode_step``."""
-        obs = r["observation"]
-        md = state.metadata
-        done = bool(r["terminated"] or r["truncated"])
-        next_state = State(
-            observation=state.observation if obs is None else observation_from(obs),
-            hidden=state.hidden,
-            metadata=StateMetadata(step=md.step + 1, episode_id=md.episode_id, is_terminal=done,
-                                   info={**md.info, "response": action.text}),
-        )
-        signals = tuple(_signal(s) for s in r["signals"])
-        if self._python_rewards:
-            signals += tuple(f.compute(state, action, next_state) for f in self._python_rewards)
-        if done:
-            episode = getattr(state.hidden, "episode", None)
-            if episode is not None:
-                episode.close()
-        return StepResult(next_state=next_state, rewards=SignalBundle(signals), terminated=bool(r["terminated"]),
-                          truncated=bool(r["truncated"]), extracted_action=r["extracted_action"],
-                          resolved_action=r["resolved_action"], info=r["info"] or {})
+        return StepResult(next_state=next_state, rewards=SignalBundle(signals), terminated=terminated,
+                          truncated=truncated, extracted_action=extracted, resolved_action=resolved,
+                          info=LazyMapping(details, -1))
 
     def compute_rewards(self, state: State, action: Action, next_state: State) -> SignalBundle:
         """The reward signals of taking ``action`` in ``state`` (a pure step)."""

@@ -53,7 +53,8 @@ class Signal:
         reward_type: its kind; a string name (``"outcome"``) is turned into the :class:`RewardType`.
         reward: the unweighted value, or ``None`` for a feedback-only signal.
         feedback: text feedback, if any.
-        metadata: how the value was reached (extracted answer and such).
+        metadata: how the value was reached (extracted answer and such); for a step served by the
+            library, a mapping fetched from it when first read (it compares, copies and pickles as a dict).
         weight: the factor the value counts with in :attr:`SignalBundle.total`.
     """
 
@@ -67,31 +68,6 @@ class Signal:
     def __post_init__(self) -> None:
         if not isinstance(self.reward_type, RewardType):
             object.__setattr__(self, "reward_type", RewardType.from_name(self.reward_type))
-
-    def __getattr__(self, name: str) -> Any:
-        # Only reached when ``metadata`` is not built yet: a signal of a step served by
-        # Go keeps it encoded until it is first read.
-        if name == "metadata":
-            d = self.__dict__
-            source = d.get("_metadata_source")
-            if source is not None:
-                d["metadata"] = meta = source.get()[1][d["_metadata_index"]]
-                d.pop("_metadata_source", None)
-                d.pop("_metadata_index", None)
-                return meta
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-
-    def __getstate__(self) -> dict[str, Any]:
-        return {"name": self.name, "reward_type": self.reward_type, "reward": self.reward,
-                "feedback": self.feedback, "metadata": self.metadata, "weight": self.weight}
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state)
-
-
-# Every instance holds its metadata (``__init__`` sets it); without the class-level
-# default, a signal whose metadata is still encoded reaches ``Signal.__getattr__``.
-del Signal.metadata
 
 
 @dataclass(frozen=True)

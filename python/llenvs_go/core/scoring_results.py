@@ -9,13 +9,13 @@ reads the columns).
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Iterator, Mapping, MutableMapping, Sequence
+from collections.abc import Iterator, MutableMapping, Sequence
 from dataclasses import dataclass
 from itertools import repeat
 from typing import Any, overload
 
 from llenvs_go import _native
+from llenvs_go.core.lazy_mapping import LazyMapping
 from llenvs_go.core.reward import as_bundle
 
 # These classes are public at llenvs_go.core.scoring, and pickles name them there.
@@ -70,10 +70,9 @@ _set_answer = ScoringResult.extracted_answer.__set__  # type: ignore[attr-define
 _set_metadata = ScoringResult.metadata.__set__  # type: ignore[attr-defined]
 
 
-_BUILDING = threading.Lock()  # held while a ResultMetadata builds its dict (once per view)
 
 
-class ResultMetadata(MutableMapping[str, Any]):
+class ResultMetadata(LazyMapping):
     """The metadata of a Go-scored result: a view of one item of its batch's columns.
 
     Nothing is built until it is read; the first read builds the item's
@@ -82,63 +81,7 @@ class ResultMetadata(MutableMapping[str, Any]):
     the same items and pickles as one.
     """
 
-    __slots__ = ("_source", "_index", "_dict")
-
-    def __init__(self, source: Any, index: Any):
-        self._source = source  # has metadata_of(index)
-        self._index = index
-        self._dict: dict[str, Any] | None = None
-
-    def _data(self) -> dict[str, Any]:
-        d = self._dict
-        if d is None:
-            with _BUILDING:  # one thread builds it; the others, reading the same view, then see it built
-                d = self._dict
-                if d is None:
-                    d = self._dict = self._source.metadata_of(self._index)
-                    self._source = None  # the batch's columns are no longer needed by this view
-        return d
-
-    def copy(self) -> dict[str, Any]:
-        """A plain dict of the same items, as ``dict.copy`` gives."""
-        return dict(self._data())
-
-    def __or__(self, other: Any) -> dict[str, Any]:
-        return self._data() | other if isinstance(other, Mapping) else NotImplemented
-
-    def __ror__(self, other: Any) -> dict[str, Any]:
-        return dict(other) | self._data() if isinstance(other, Mapping) else NotImplemented
-
-    def __getitem__(self, key: str) -> Any:
-        return self._data()[key]
-
-    def __setitem__(self, key: str, value: Any) -> None:
-        self._data()[key] = value
-
-    def __delitem__(self, key: str) -> None:
-        del self._data()[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._data())
-
-    def __len__(self) -> int:
-        return len(self._data())
-
-    def __contains__(self, key: object) -> bool:
-        return key in self._data()
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, ResultMetadata):
-            other = other._data()
-        return self._data() == other
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return repr(self._data())
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (dict, (self._data(),))
+    __slots__ = ()
 
 
 #: The outcome of a scored item, in ``ScoringResults.statuses`` and ``metadata["status"]``.

@@ -6,9 +6,10 @@ import (
 	"github.com/llenvs/llenvs-go/core"
 )
 
-// BenchmarkToldStep is one told step of an iterative episode, reply encoded,
-// with 20,000 other episodes alive (as a trainer holds them).
-func BenchmarkToldStep(b *testing.B) {
+// BenchmarkStepReply is one step of an iterative episode, told against the
+// caller's observation and its reply encoded, with 20,000 other episodes
+// alive (as a trainer holds them).
+func BenchmarkStepReply(b *testing.B) {
 	cfg, err := core.DecodeEnvConfig(map[string]any{"name": "leg_counting", "size": 20000, "seed": 1,
 		"iterative": map[string]any{"max_turns": 3}})
 	if err != nil {
@@ -43,12 +44,11 @@ func BenchmarkToldStep(b *testing.B) {
 			}
 			b.StartTimer()
 		}
-		ok, err := live[k].TellText(0, text, versions[k], func(t core.Telling, told core.Told) {
-			buf = appendTelling(buf[:0], t, told)
-		})
-		if err != nil || !ok {
-			b.Fatal(err, ok)
+		res, told, err := live[k].Step(0, core.Action{Text: &text}, versions[k])
+		if err != nil {
+			b.Fatal(err)
 		}
+		buf = appendStep(buf[:0], &res, told, 1)
 	}
 }
 
