@@ -86,8 +86,8 @@ class GoExtractor:
         # One JSON document for the whole batch: one parse, not one per text.
         metadata = json.loads("[" + ",".join(metas) + "]")  # type: ignore[arg-type]
         if add_flags:
-            return [(a, {**m, **_CLEANED_FLAGS}) for a, m in zip(answers, metadata)]
-        return list(zip(answers, metadata))
+            return [(a, {**m, **_CLEANED_FLAGS}) for a, m in zip(answers, metadata, strict=True)]
+        return list(zip(answers, metadata, strict=True))
 
     def _extract_python(self, texts: Sequence[str]) -> list[ExtractionResult]:
         raise NotImplementedError  # pragma: no cover - only composites compose in Python
