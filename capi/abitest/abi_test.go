@@ -86,6 +86,7 @@ func TestMain(m *testing.M) {
 	purego.RegisterLibFunc(&lib.envDetails, h, "llenvs_env_details")
 	registerMasking(h)
 	registerMath(h)
+	registerExtract(h)
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
