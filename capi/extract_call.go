@@ -3,12 +3,15 @@ package main
 /*
 #include <stdint.h>
 #include <stddef.h>
+#include "llenvs.h"
 */
 import "C"
 
 import (
+	"errors"
 	"fmt"
 	"strings"
+	"unsafe"
 
 	"github.com/llenvs/llenvs-go/clean"
 	"github.com/llenvs/llenvs-go/core"
@@ -16,34 +19,32 @@ import (
 	"github.com/llenvs/llenvs-go/strictcfg"
 )
 
-// extractRequest is the request of the "extract" method of llenvs_call:
+// extractSpec is the spec of llenvs_extract_texts (JSON):
 //
 //	{"extractor": {"type": name, "config": {...}} | [{"type": ..., "config": ...}, ...],
-//	 "pre_cleaners": [...] | null, "post_cleaners": [...] | null, "texts": [str, ...]}
+//	 "pre_cleaners": [...] | null, "post_cleaners": [...] | null}
 //
 // The extractor is built as an environment configured with the same
 // answer_extractor / answer_extractor_config (a mapping) or
 // answer_extractors (a list, a composite chain) and cleaners would build
 // it, so both report the same answer and metadata for a text.
-type extractRequest struct {
-	Extractor    any      `json:"extractor"`
-	PreCleaners  []any    `json:"pre_cleaners"`
-	PostCleaners []any    `json:"post_cleaners"`
-	Texts        []string `json:"texts"`
+type extractSpec struct {
+	Extractor    any   `json:"extractor"`
+	PreCleaners  []any `json:"pre_cleaners"`
+	PostCleaners []any `json:"post_cleaners"`
 }
 
-// cleanRequest is the request of the "clean" method of llenvs_call:
+// cleanSpec is the spec of llenvs_clean_texts (JSON):
 //
-//	{"kind": "pre" | "post", "cleaners": [name | {"type": ..., "config": {...}}, ...], "texts": [str, ...]}
-type cleanRequest struct {
-	Kind     string   `json:"kind"`
-	Cleaners []any    `json:"cleaners"`
-	Texts    []string `json:"texts"`
+//	{"kind": "pre" | "post", "cleaners": [name | {"type": ..., "config": {...}}, ...]}
+type cleanSpec struct {
+	Kind     string `json:"kind"`
+	Cleaners []any  `json:"cleaners"`
 }
 
-// buildRequestExtractor builds the extractor an extract request names,
+// buildRequestExtractor builds the extractor an extract spec names,
 // through core.BuildExtractor, the function environments use.
-func buildRequestExtractor(r extractRequest) (extract.Extractor, error) {
+func buildRequestExtractor(r extractSpec) (extract.Extractor, error) {
 	cfg := core.EnvConfig{PreCleaners: r.PreCleaners, PostCleaners: r.PostCleaners}
 	switch spec := r.Extractor.(type) {
 	case map[string]any:
@@ -82,54 +83,55 @@ func nativeExtractorError(what string) error {
 		"use llenvs_go.core.extraction.NativeExtractor, or one of: %s", what, strings.Join(extract.Names(), ", "))
 }
 
-// callExtract serves the "extract" method: the response is a JSON list
-// with one {"answer": str | null, "metadata": {...}} per text, the
-// metadata being what the extractor's Describe reports, as in rich
-// scoring results.
-func callExtract(raw map[string]any) ([]byte, error) {
+// decodeExtractor decodes an extract spec and builds its extractor.
+func decodeExtractor(spec []byte) (extract.Extractor, error) {
+	raw, err := decodeObject(spec)
+	if err != nil {
+		return nil, fmt.Errorf("extract spec: %w", err)
+	}
 	for _, k := range []string{"pre_cleaners", "post_cleaners"} {
 		if v, ok := raw[k]; ok && v == nil {
 			delete(raw, k) // null: no cleaners, as when the key is absent
 		}
 	}
-	var r extractRequest
-	if err := strictcfg.Decode("extract request", raw, &r); err != nil {
+	var r extractSpec
+	if err := strictcfg.Decode("extract spec", raw, &r); err != nil {
 		return nil, err
 	}
-	ex, err := buildRequestExtractor(r)
-	if err != nil {
-		return nil, err
-	}
-	xs := make([]extract.Extraction, len(r.Texts))
-	core.ParallelFor(len(xs), func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			xs[i] = ex.Extract(r.Texts[i])
-		}
-	})
-	buf := make([]byte, 0, 2+len(xs)*96)
-	buf = append(buf, '[')
-	for i, x := range xs {
-		if i > 0 {
-			buf = append(buf, ',')
-		}
-		buf = append(buf, `{"answer":`...)
-		if x.Found {
-			buf = appendJSONString(buf, x.Answer)
-		} else {
-			buf = append(buf, "null"...)
-		}
-		buf = append(buf, `,"metadata":`...)
-		buf = appendJSON(buf, ex.Describe(x))
-		buf = append(buf, '}')
-	}
-	return append(buf, ']'), nil
+	return buildRequestExtractor(r)
 }
 
-// callClean serves the "clean" method: the texts, each passed through the
-// cleaners in order, as a JSON list of strings.
-func callClean(raw map[string]any) ([]byte, error) {
-	var r cleanRequest
-	if err := strictcfg.Decode("clean request", raw, &r); err != nil {
+// extractedBatch is the record batch of llenvs_extract_texts: per text,
+// answer (nullable utf8: null where nothing was found) and metadata (utf8:
+// the JSON object the extractor's Describe reports, as in rich scoring
+// results).
+func extractedBatch(ex extract.Extractor, texts []string) (*cColumn, error) {
+	answers := make([]*string, len(texts))
+	metas := make([]*string, len(texts))
+	core.ParallelFor(len(texts), func(lo, hi int) {
+		var buf []byte
+		for i := lo; i < hi; i++ {
+			x := ex.Extract(texts[i])
+			if x.Found {
+				a := x.Answer
+				answers[i] = &a
+			}
+			buf = appendJSON(buf[:0], ex.Describe(x))
+			m := string(buf)
+			metas[i] = &m
+		}
+	})
+	return utf8Batch(len(texts), utf8Field{"answer", answers, true}, utf8Field{"metadata", metas, false})
+}
+
+// decodeCleaners decodes a clean spec into its cleaners, in order.
+func decodeCleaners(spec []byte) ([]clean.Cleaner, error) {
+	raw, err := decodeObject(spec)
+	if err != nil {
+		return nil, fmt.Errorf("clean spec: %w", err)
+	}
+	var r cleanSpec
+	if err := strictcfg.Decode("clean spec", raw, &r); err != nil {
 		return nil, err
 	}
 	if r.Kind != "pre" && r.Kind != "post" {
@@ -137,41 +139,99 @@ func callClean(raw map[string]any) ([]byte, error) {
 			r.Kind, strings.Join(clean.Names("pre"), ", "), strings.Join(clean.Names("post"), ", "),
 			strings.Join(clean.ParameterizedNames(), ", "))
 	}
-	cs, err := clean.Resolve(r.Kind, r.Cleaners)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]string, len(r.Texts))
+	return clean.Resolve(r.Kind, r.Cleaners)
+}
+
+// cleanedBatch is the record batch of llenvs_clean_texts: per text, text
+// (utf8), the text passed through the cleaners in order.
+func cleanedBatch(cs []clean.Cleaner, texts []string) (*cColumn, error) {
+	out := make([]*string, len(texts))
 	core.ParallelFor(len(out), func(lo, hi int) {
 		for i := lo; i < hi; i++ {
-			s := r.Texts[i]
+			s := texts[i]
 			for _, c := range cs {
 				s = c(s)
 			}
-			out[i] = s
+			out[i] = &s
 		}
 	})
-	buf := make([]byte, 0, 2+len(out)*16)
-	buf = append(buf, '[')
-	for i, s := range out {
-		if i > 0 {
-			buf = append(buf, ',')
-		}
-		buf = appendJSONString(buf, s)
-	}
-	return append(buf, ']'), nil
+	return utf8Batch(len(texts), utf8Field{"text", out, false})
 }
 
-// rawReply decodes the request of a method whose reply f encodes itself
-// and hands the reply, or the error, back through out.
-func rawReply(f func(map[string]any) ([]byte, error), req *C.char, reqLen C.size_t, out **C.char, outLen *C.size_t) C.int32_t {
-	raw, err := decodeObject(input(req, reqLen))
-	if err == nil {
-		var b []byte
-		if b, err = f(raw); err == nil {
-			toC(b, out, outLen)
-			return statusOK
+// textViews views n texts given as C arrays of pointers and byte lengths
+// (caller memory, read only during the call).
+func textViews(texts **C.char, lens *C.int64_t, n C.size_t) ([]string, error) {
+	count := int(n)
+	if count == 0 {
+		return nil, nil
+	}
+	if texts == nil || lens == nil {
+		return nil, errors.New("texts or lens is NULL")
+	}
+	ptrs := unsafe.Slice((**C.char)(unsafe.Pointer(texts)), count)
+	ls := unsafe.Slice((*int64)(unsafe.Pointer(lens)), count)
+	strs := make([]string, count)
+	for k := range strs {
+		if ls[k] < 0 || (ls[k] > 0 && ptrs[k] == nil) {
+			return nil, fmt.Errorf("texts[%d]: invalid pointer or length %d", k, ls[k])
+		}
+		if ls[k] > 0 {
+			strs[k] = unsafe.String((*byte)(unsafe.Pointer(ptrs[k])), int(ls[k]))
 		}
 	}
-	return fail(err, out, outLen)
+	return strs, nil
+}
+
+// llenvsgo_extract_texts fills schema and array with extractedBatch of
+// texts[k] (lens[k] bytes) for k < n, under the extractor spec (JSON).
+//
+//export llenvsgo_extract_texts
+func llenvsgo_extract_texts(spec *C.char, specLen C.size_t, texts **C.char, lens *C.int64_t, n C.size_t,
+	schema *C.struct_ArrowSchema, array *C.struct_ArrowArray, out **C.char, outLen *C.size_t) (rc C.int32_t) {
+	defer guard(&rc, out, outLen)
+	clearOut(out, outLen)
+	if err := needBatchSlots(schema, array); err != nil {
+		return fail(fmt.Errorf("extract_texts: %w", err), out, outLen)
+	}
+	ex, err := decodeExtractor(input(spec, specLen))
+	if err != nil {
+		return fail(err, out, outLen)
+	}
+	strs, err := textViews(texts, lens, n)
+	if err != nil {
+		return fail(fmt.Errorf("extract_texts: %w", err), out, outLen)
+	}
+	batch, err := extractedBatch(ex, strs)
+	if err != nil {
+		return fail(fmt.Errorf("extract_texts: %w", err), out, outLen)
+	}
+	exportBatch(batch, schema, array)
+	return statusOK
+}
+
+// llenvsgo_clean_texts fills schema and array with cleanedBatch of
+// texts[k] (lens[k] bytes) for k < n, under the cleaner spec (JSON).
+//
+//export llenvsgo_clean_texts
+func llenvsgo_clean_texts(spec *C.char, specLen C.size_t, texts **C.char, lens *C.int64_t, n C.size_t,
+	schema *C.struct_ArrowSchema, array *C.struct_ArrowArray, out **C.char, outLen *C.size_t) (rc C.int32_t) {
+	defer guard(&rc, out, outLen)
+	clearOut(out, outLen)
+	if err := needBatchSlots(schema, array); err != nil {
+		return fail(fmt.Errorf("clean_texts: %w", err), out, outLen)
+	}
+	cs, err := decodeCleaners(input(spec, specLen))
+	if err != nil {
+		return fail(err, out, outLen)
+	}
+	strs, err := textViews(texts, lens, n)
+	if err != nil {
+		return fail(fmt.Errorf("clean_texts: %w", err), out, outLen)
+	}
+	batch, err := cleanedBatch(cs, strs)
+	if err != nil {
+		return fail(fmt.Errorf("clean_texts: %w", err), out, outLen)
+	}
+	exportBatch(batch, schema, array)
+	return statusOK
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -28,17 +29,76 @@ type extractItem struct {
 	Metadata map[string]any `json:"metadata"`
 }
 
+// splitTexts takes the "texts" list out of a test request: the rest is the
+// JSON spec of llenvs_extract_texts or llenvs_clean_texts.
+func splitTexts(t *testing.T, req string) ([]byte, []string) {
+	t.Helper()
+	m := decodeRequest(t, req)
+	texts := []string{}
+	if v, ok := m["texts"]; ok {
+		for _, x := range v.([]any) {
+			texts = append(texts, x.(string))
+		}
+		delete(m, "texts")
+	}
+	spec, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return spec, texts
+}
+
+// extractItems is what llenvs_extract_texts gives for texts under spec,
+// read back from its batch before export.
+func extractItems(spec []byte, texts []string) ([]extractItem, error) {
+	ex, err := decodeExtractor(spec)
+	if err != nil {
+		return nil, err
+	}
+	batch, err := extractedBatch(ex, texts)
+	if err != nil {
+		return nil, err
+	}
+	defer batch.free()
+	items := make([]extractItem, len(texts))
+	for i := range items {
+		items[i].Answer = utf8At(batch.children[0], i)
+		m := utf8At(batch.children[1], i)
+		if m == nil {
+			return nil, errors.New("metadata is null")
+		}
+		if err := json.Unmarshal([]byte(*m), &items[i].Metadata); err != nil {
+			return nil, fmt.Errorf("metadata %q is not a JSON object: %w", *m, err)
+		}
+	}
+	return items, nil
+}
+
 func runExtract(t *testing.T, req string) []extractItem {
 	t.Helper()
-	b, err := callExtract(decodeRequest(t, req))
+	items, err := extractItems(splitTexts(t, req))
 	if err != nil {
 		t.Fatalf("extract %s: %v", req, err)
 	}
-	var items []extractItem
-	if err := json.Unmarshal(b, &items); err != nil {
-		t.Fatalf("extract reply %s is not valid JSON: %v", b, err)
-	}
 	return items
+}
+
+// cleanTexts is what llenvs_clean_texts gives for texts under spec.
+func cleanTexts(spec []byte, texts []string) ([]string, error) {
+	cs, err := decodeCleaners(spec)
+	if err != nil {
+		return nil, err
+	}
+	batch, err := cleanedBatch(cs, texts)
+	if err != nil {
+		return nil, err
+	}
+	defer batch.free()
+	out := make([]string, len(texts))
+	for i := range out {
+		out[i] = *utf8At(batch.children[0], i)
+	}
+	return out, nil
 }
 
 func ptr(s string) *string { return &s }
@@ -118,17 +178,16 @@ func TestCallExtractErrors(t *testing.T) {
 		{"missing extractor", `{"texts": ["x"]}`, false, []string{`"extractor" is required`}},
 		{"wrong extractor shape", `{"extractor": "tag_based", "texts": []}`, false, []string{"must be"}},
 		{"bad config key", `{"extractor": {"type": "tail", "config": {"max_char": 3}}, "texts": []}`, false, []string{`did you mean 'max_chars'`}},
-		{"bad request key", `{"extractor": {"type": "raw"}, "text": []}`, false, []string{`did you mean 'texts'`}},
+		{"bad spec key", `{"extractr": {"type": "raw"}}`, false, []string{`did you mean 'extractor'`}},
 		{"empty chain", `{"extractor": [], "texts": []}`, false, []string{"empty"}},
 		{"unknown cleaner", `{"extractor": {"type": "raw"}, "pre_cleaners": ["strip_tokens"], "texts": []}`, false, []string{"strip_special_tokens", "Available"}},
 		{"cleaner of the wrong kind", `{"extractor": {"type": "raw"}, "pre_cleaners": ["strip_latex_dollars"], "texts": []}`, false, []string{"post-cleaner"}},
-		{"text not a string", `{"extractor": {"type": "raw"}, "texts": [1]}`, false, []string{"item 0", "string"}},
 		{"bad regex", `{"extractor": {"type": "regex", "config": {"pattern": "(?<=a)b"}}, "texts": []}`, false, []string{"RE2"}},
 		{"regex group", `{"extractor": {"type": "regex", "config": {"pattern": "(a)", "group_index": 2}}, "texts": []}`, false, []string{"group_index 2"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := callExtract(decodeRequest(t, tt.req))
+			_, err := extractItems(splitTexts(t, tt.req))
 			if err == nil {
 				t.Fatal("no error")
 			}
@@ -142,6 +201,22 @@ func TestCallExtractErrors(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestSpecsTakeNoTexts checks that texts in a spec are refused: they
+// cross as columns.
+func TestSpecsTakeNoTexts(t *testing.T) {
+	if _, err := decodeExtractor([]byte(`{"extractor": {"type": "raw"}, "texts": ["x"]}`)); err == nil ||
+		!strings.Contains(err.Error(), "texts") {
+		t.Errorf("extract spec with texts: %v", err)
+	}
+	if _, err := decodeCleaners([]byte(`{"kind": "pre", "cleaners": [], "texts": ["x"]}`)); err == nil ||
+		!strings.Contains(err.Error(), "texts") {
+		t.Errorf("clean spec with texts: %v", err)
+	}
+	if _, err := decodeCleaners([]byte(`{"kind": "pre"`)); err == nil {
+		t.Error("malformed clean spec: no error")
 	}
 }
 
@@ -168,11 +243,15 @@ func TestCallExtractAgreesWithEnvironment(t *testing.T) {
 	}
 	for _, c := range configs {
 		t.Run(c.name, func(t *testing.T) {
-			tb, _ := json.Marshal(texts)
-			b, err := callExtract(decodeRequest(t, `{"extractor": `+c.extractor+`, "pre_cleaners": `+c.pre+`, "post_cleaners": `+c.post+`, "texts": `+string(tb)+`}`))
+			ex0, err := decodeExtractor([]byte(`{"extractor": ` + c.extractor + `, "pre_cleaners": ` + c.pre + `, "post_cleaners": ` + c.post + `}`))
 			if err != nil {
 				t.Fatal(err)
 			}
+			batch, err := extractedBatch(ex0, texts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer batch.free()
 			raw := map[string]any{"name": "leg_counting", "seed": int64(1), "size": int64(5)}
 			for k, v := range c.envFields {
 				raw[k] = v
@@ -189,24 +268,18 @@ func TestCallExtractAgreesWithEnvironment(t *testing.T) {
 			outs := make([]core.Scored, len(texts))
 			core.ScoreBatch(st, make([]int64, len(texts)), texts, outs)
 			ex := env.(interface{ Extractor() extract.Extractor }).Extractor()
-			want := []byte{'['}
 			for i := range outs {
-				if i > 0 {
-					want = append(want, ',')
-				}
-				want = append(want, `{"answer":`...)
+				var want *string
 				if outs[i].Extraction.Found {
-					want = appendJSONString(want, outs[i].Extraction.Answer)
-				} else {
-					want = append(want, "null"...)
+					want = &outs[i].Extraction.Answer
 				}
-				want = append(want, `,"metadata":`...)
-				want = appendJSON(want, ex.Describe(outs[i].Extraction))
-				want = append(want, '}')
-			}
-			want = append(want, ']')
-			if string(b) != string(want) {
-				t.Errorf("extract gave\n%s\nthe environment\n%s", b, want)
+				if got := utf8At(batch.children[0], i); show(got) != show(want) {
+					t.Errorf("text %d: extract gave answer %s, the environment %s", i, show(got), show(want))
+				}
+				wantMeta := string(appendJSON(nil, ex.Describe(outs[i].Extraction)))
+				if got := *utf8At(batch.children[1], i); got != wantMeta {
+					t.Errorf("text %d: extract gave metadata %s, the environment %s", i, got, wantMeta)
+				}
 			}
 		})
 	}
@@ -228,13 +301,9 @@ func TestCallClean(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			b, err := callClean(decodeRequest(t, tt.req))
+			got, err := cleanTexts(splitTexts(t, tt.req))
 			if err != nil {
 				t.Fatal(err)
-			}
-			var got []string
-			if err := json.Unmarshal(b, &got); err != nil {
-				t.Fatalf("reply %s: %v", b, err)
 			}
 			if !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("got %q, want %q", got, tt.want)
@@ -260,7 +329,7 @@ func TestCallCleanErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := callClean(decodeRequest(t, tt.req))
+			_, err := cleanTexts(splitTexts(t, tt.req))
 			if err == nil {
 				t.Fatal("no error")
 			}

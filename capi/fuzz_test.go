@@ -11,7 +11,9 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
+	"github.com/llenvs/llenvs-go/clean"
 	"github.com/llenvs/llenvs-go/core"
+	"github.com/llenvs/llenvs-go/extract"
 	"github.com/llenvs/llenvs-go/masking"
 )
 
@@ -190,25 +192,19 @@ func FuzzEpisode(f *testing.F) {
 	})
 }
 
-// FuzzCallMethods sends arbitrary requests to the "extract" and "clean"
-// methods of llenvs_call and to an environment's llenvs_env_call methods:
-// each replies with valid JSON (one item per text) or a reported error.
+// FuzzCallMethods sends arbitrary requests to an environment's
+// llenvs_env_call methods: each replies with valid JSON or a reported
+// error.
 func FuzzCallMethods(f *testing.F) {
 	env, err := newEnvironment([]byte(`{"name": "leg_counting", "size": 10, "seed": 42}`))
 	if err != nil {
 		f.Fatal(err)
 	}
 	for _, s := range []string{
-		`{"extractor": {"type": "tag_based"}, "texts": ["<answer>1</answer>", "x", ""]}`,
-		`{"extractor": [{"type": "boxed"}, {"type": "numeric"}], "pre_cleaners": ["strip_thinking_tokens"], "texts": ["\\boxed{7}"]}`,
-		`{"extractor": {"type": "native"}, "texts": []}`, `{"extractor": [{"type": "native"}]}`, `{"extractor": 5}`, `{}`,
-		`{"extractor": {"type": "regex", "config": {"pattern": "("}}, "texts": ["a"]}`, `{"texts": [1]}`,
-		`{"kind": "pre", "cleaners": ["strip_special_tokens"], "texts": ["<s>x</s>"]}`,
-		`{"kind": "post", "cleaners": [{"type": "truncate_tail", "config": {"max_chars": 1}}], "texts": ["abc", ""]}`,
-		`{"kind": "side", "cleaners": []}`, `{"indices": [0, 9, 10]}`, `{"indices": [-1]}`, `{"indices": "0"}`,
+		`{"indices": [0, 9, 10]}`, `{"indices": [-1]}`, `{"indices": "0"}`, `{}`,
 		`{"task_index": 0, "answers": ["4", null, 5]}`, `{"task_index": 100, "answers": ["4"]}`, `{"task_index": 1.5}`,
 	} {
-		for _, m := range []string{"extract", "clean", "describe", "entries", "score_answers", "nope"} {
+		for _, m := range []string{"describe", "entries", "score_answers", "nope"} {
 			f.Add(m, s)
 		}
 	}
@@ -219,18 +215,11 @@ func FuzzCallMethods(f *testing.F) {
 			return
 		}
 		var reply []byte
-		switch method {
-		case "extract":
-			reply, err = callExtract(raw)
-		case "clean":
-			reply, err = callClean(raw)
-		default:
-			var res any
-			if res, err = dispatch(env, method, raw); err == nil {
-				reply, err = marshal(res)
-				if err != nil {
-					t.Fatalf("%s reply does not encode: %v", method, err)
-				}
+		var res any
+		if res, err = dispatch(env, method, raw); err == nil {
+			reply, err = marshal(res)
+			if err != nil {
+				t.Fatalf("%s reply does not encode: %v", method, err)
 			}
 		}
 		if err != nil {
@@ -242,8 +231,87 @@ func FuzzCallMethods(f *testing.F) {
 		if json.Unmarshal(reply, &items) != nil && json.Unmarshal(reply, &obj) != nil {
 			t.Fatalf("%s replied with invalid JSON %q", method, reply)
 		}
-		if texts, ok := raw["texts"].([]any); ok && (method == "extract" || method == "clean") && len(items) != len(texts) {
-			t.Fatalf("%s: %d items for %d texts", method, len(items), len(texts))
+	})
+}
+
+// validWTF8 reports whether s is UTF-8 once each surrogatepass-encoded
+// surrogate (ED A0..BF 80..BF) is taken as one code point.
+func validWTF8(s string) bool {
+	for i := 0; i < len(s); {
+		if s[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		if i+3 <= len(s) && s[i] == 0xED && s[i+1] >= 0xA0 && s[i+1] <= 0xBF && s[i+2] >= 0x80 && s[i+2] <= 0xBF {
+			i += 3
+			continue
+		}
+		r, w := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && w == 1 {
+			return false
+		}
+		i += w
+	}
+	return true
+}
+
+// FuzzExtractCleanTexts builds the batches of llenvs_extract_texts and
+// llenvs_clean_texts from arbitrary specs and texts: each has one row per
+// text, or the spec is a reported error; metadata is a JSON object, and
+// when the texts are valid "surrogatepass" UTF-8 (lone surrogates
+// included), so are the answers and cleaned texts (no surrogate split).
+func FuzzExtractCleanTexts(f *testing.F) {
+	for _, s := range []string{
+		`{"extractor": {"type": "tag_based"}}`,
+		`{"extractor": [{"type": "boxed"}, {"type": "numeric"}], "pre_cleaners": ["strip_thinking_tokens"]}`,
+		`{"extractor": {"type": "tail", "config": {"max_chars": 2}}}`,
+		`{"extractor": {"type": "regex", "config": {"pattern": "(.)"}}}`,
+		`{"extractor": {"type": "pattern_answer", "config": {"patterns": ["is."]}}}`,
+		`{"extractor": {"type": "multiple_choice"}, "post_cleaners": [{"type": "truncate_tail", "config": {"max_chars": 1}}]}`,
+		`{"extractor": {"type": "native"}}`, `{"extractor": 5}`, `{}`, `{"extractor": {"type": "regex", "config": {"pattern": "("}}}`,
+		`{"kind": "pre", "cleaners": ["strip_special_tokens"]}`,
+		`{"kind": "post", "cleaners": [{"type": "truncate_tail", "config": {"max_chars": 1}}]}`,
+		`{"kind": "post", "cleaners": ["strip_surrounding_quotes", "strip_trailing_punctuation"]}`, `{"kind": "side", "cleaners": []}`,
+	} {
+		for _, texts := range [][2]string{{"<answer>1</answer>", ""}, {"a\xed\xa0\x80", "\xed\xbf\xbf b."}, {"\xff<answer>\xed\xa0</answer>", "\"x\xed\xb0\x81\""}} {
+			f.Add(s, texts[0], texts[1])
+		}
+	}
+	f.Fuzz(func(t *testing.T, spec, a, b string) {
+		texts := []string{a, b, a + b}
+		valid := validWTF8(a) && validWTF8(b)
+		var batch *cColumn
+		var err error
+		if strings.Contains(spec, `"kind"`) {
+			var cs []clean.Cleaner
+			if cs, err = decodeCleaners([]byte(spec)); err == nil {
+				batch, err = cleanedBatch(cs, texts)
+			}
+		} else {
+			var ex extract.Extractor
+			if ex, err = decodeExtractor([]byte(spec)); err == nil {
+				batch, err = extractedBatch(ex, texts)
+			}
+		}
+		if err != nil {
+			checkReported(t, err)
+			return
+		}
+		defer batch.free()
+		if batch.length != int64(len(texts)) {
+			t.Fatalf("%d rows for %d texts", batch.length, len(texts))
+		}
+		for k := range texts {
+			got := utf8At(batch.children[0], k)
+			if got != nil && valid && !validWTF8(*got) {
+				t.Fatalf("text %d %q gave %q, which splits a code point", k, texts[k], *got)
+			}
+			if len(batch.children) > 1 {
+				var m map[string]any
+				if meta := utf8At(batch.children[1], k); meta == nil || json.Unmarshal([]byte(*meta), &m) != nil {
+					t.Fatalf("text %d: metadata %v is not a JSON object", k, meta)
+				}
+			}
 		}
 	})
 }

@@ -144,6 +144,19 @@ int32_t llenvs_items_batch(uint64_t handle, const int64_t *indices, size_t n, co
 #define LLENVS_SCORE_ANSWERS 1
 int32_t llenvs_score_texts(uint64_t handle, const int64_t *indices, const char *const *texts, const int64_t *lens, size_t n, int32_t columns, double *totals, double *values, uint8_t *flags, struct ArrowSchema *schema, struct ArrowArray *array, char **out, size_t *out_len);
 int32_t llenvs_describe_texts(uint64_t handle, const int64_t *indices, const char *const *texts, const int64_t *lens, size_t n, struct ArrowSchema *schema, struct ArrowArray *array, char **out, size_t *out_len);
+/* Extraction and cleaning (capi/extract_call.go), of n texts (texts[k],
+ * lens[k] bytes, read during the call only; lone surrogates as
+ * "surrogatepass" writes them, each one character). llenvs_extract_texts
+ * takes an extractor spec (JSON: {"extractor": {"type", "config"} | [...],
+ * "pre_cleaners": [...] | null, "post_cleaners": [...] | null}) and fills
+ * schema and array with a record batch of n rows: answer (nullable utf8:
+ * null where nothing was found) and metadata (utf8, a JSON object).
+ * llenvs_clean_texts takes a cleaner spec (JSON: {"kind": "pre" | "post",
+ * "cleaners": [...]}) and fills them with one column, text (utf8: the text
+ * through the cleaners in order). The Arrow structs are the caller's,
+ * filled only on success. */
+int32_t llenvs_extract_texts(const char *spec, size_t spec_len, const char *const *texts, const int64_t *lens, size_t n, struct ArrowSchema *schema, struct ArrowArray *array, char **out, size_t *out_len);
+int32_t llenvs_clean_texts(const char *spec, size_t spec_len, const char *const *texts, const int64_t *lens, size_t n, struct ArrowSchema *schema, struct ArrowArray *array, char **out, size_t *out_len);
 int32_t llenvs_set_python_api(void *gil_ensure, void *gil_release, void *as_utf8, void *err_clear, void *tuple_item);
 int32_t llenvs_score_pytuple(uint64_t handle, const int64_t *indices, void *texts, size_t n, int32_t columns, double *totals, double *values, uint8_t *flags, struct ArrowSchema *schema, struct ArrowArray *array, char **out, size_t *out_len);
 /* One response, a Python str read in place, for a caller that holds the GIL

@@ -207,10 +207,6 @@ func llenvsgo_call(method *C.char, req *C.char, reqLen C.size_t, out **C.char, o
 			"max_procs": runtime.GOMAXPROCS(0), "max_procs_limit": maxProcsLimit(), "num_cpu": runtime.NumCPU(), "test_hooks": len(testHooks) > 0}, out, outLen)
 	case "list_environments":
 		return reply(core.ListEnvironments(), out, outLen)
-	case "extract":
-		return rawReply(callExtract, req, reqLen, out, outLen)
-	case "clean":
-		return rawReply(callClean, req, reqLen, out, outLen)
 	case "huggingface_options":
 		return reply(dataset.Describe(), out, outLen)
 	case "verl_sources":

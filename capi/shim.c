@@ -134,6 +134,22 @@ int32_t llenvs_describe_texts(uint64_t handle, const int64_t *indices, const cha
                                    out_len);
 }
 
+int32_t llenvs_extract_texts(const char *spec, size_t spec_len, const char *const *texts, const int64_t *lens,
+                             size_t n, struct ArrowSchema *schema, struct ArrowArray *array, char **out,
+                             size_t *out_len) {
+    if (forked) return fork_error(out, out_len);
+    return llenvsgo_extract_texts((char *)spec, spec_len, (char **)texts, (int64_t *)lens, n, schema, array, out,
+                                  out_len);
+}
+
+int32_t llenvs_clean_texts(const char *spec, size_t spec_len, const char *const *texts, const int64_t *lens,
+                           size_t n, struct ArrowSchema *schema, struct ArrowArray *array, char **out,
+                           size_t *out_len) {
+    if (forked) return fork_error(out, out_len);
+    return llenvsgo_clean_texts((char *)spec, spec_len, (char **)texts, (int64_t *)lens, n, schema, array, out,
+                                out_len);
+}
+
 int32_t llenvs_env_reset_many(uint64_t handle, const int64_t *indices, size_t n, uint64_t *episodes,
                               struct ArrowSchema *schema, struct ArrowArray *array, char **out, size_t *out_len) {
     if (forked) return fork_error(out, out_len);

@@ -136,8 +136,17 @@ func (p *PatternAnswer) Extract(text string) Extraction {
 	if bestIdx < 0 {
 		return Extraction{}
 	}
-	return Extraction{Found: true, Answer: pycompat.Strip(text[best.body:best.end]), MatchStart: best.start,
-		MatchEnd: best.end, NumMatches: bestN, Extra: p.extras[bestIdx]}
+	// A user pattern runs on Go's regexp, which reads the three bytes of a
+	// surrogatepass-encoded surrogate as three code points: a prefix that
+	// ends inside one takes it whole, as Python's would (unless that leaves
+	// no answer), and the answer ends past one it ends inside.
+	start, end := pycompat.CodePointStart(text, best.start), pycompat.CodePointEnd(text, best.end)
+	body := pycompat.CodePointEnd(text, best.body)
+	if body >= end {
+		body = pycompat.CodePointStart(text, best.body)
+	}
+	return Extraction{Found: true, Answer: pycompat.Strip(text[body:end]), MatchStart: start,
+		MatchEnd: end, NumMatches: bestN, Extra: p.extras[bestIdx]}
 }
 
 // paMatch is one pattern_answer match: where the prefix starts, where the

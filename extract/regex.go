@@ -105,7 +105,11 @@ func (r *Regex) Extract(text string) Extraction {
 	if m[g] < 0 {
 		return Extraction{}
 	}
-	x := Extraction{Found: true, Answer: text[m[g]:m[g+1]], MatchStart: m[0], MatchEnd: m[1], NumMatches: n}
+	// Go's regexp reads the three bytes of a surrogatepass-encoded surrogate
+	// as three code points; the spans are widened so as never to split one.
+	lo, hi := pycompat.CodePointSpan(text, m[g], m[g+1])
+	start, end := pycompat.CodePointSpan(text, m[0], m[1])
+	x := Extraction{Found: true, Answer: text[lo:hi], MatchStart: start, MatchEnd: end, NumMatches: n}
 	if r.Strip {
 		x.Answer = pycompat.Strip(x.Answer)
 	}

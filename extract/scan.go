@@ -14,8 +14,10 @@ import (
 // matches of a Go regexp that needs O(1) memory however many matches
 // there are, and ASCII-case-insensitive search.
 //
-// Every helper treats an invalid UTF-8 byte as one code point
-// (utf8.RuneError of width 1), as Go's regexp and utf8 packages do.
+// Every helper reads a surrogatepass-encoded lone surrogate (three bytes,
+// as texts from Python carry it) as one code point, as Python does
+// (pycompat.DecodeRune), and any other invalid UTF-8 byte as one code
+// point (utf8.RuneError of width 1), as Go's regexp and utf8 packages do.
 
 // runeAt decodes the code point at byte offset i of s; at the end of s it
 // returns (utf8.RuneError, 0).
@@ -26,7 +28,7 @@ func runeAt(s string, i int) (rune, int) {
 	if c := s[i]; c < utf8.RuneSelf {
 		return rune(c), 1
 	}
-	return utf8.DecodeRuneInString(s[i:])
+	return pycompat.DecodeRune(s[i:])
 }
 
 // digitAt returns the width of the Python digit (\d) at byte offset i of s, or 0

@@ -19,11 +19,20 @@ func Strip(s string) string {
 }
 
 // Len is Python's len() of the str whose UTF-8 encoding is s: the number
-// of code points.
+// of code points (a surrogatepass-encoded surrogate is one, wtf8.go).
 func Len(s string) int {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
-			return utf8.RuneCountInString(s)
+			n := utf8.RuneCountInString(s)
+			if hasSurrogate(s) {
+				for j := i; j+3 <= len(s); j++ {
+					if surrogateAt(s, j) {
+						n -= 2 // three invalid bytes to utf8, one code point to Python
+						j += 2
+					}
+				}
+			}
+			return n
 		}
 	}
 	return len(s)
@@ -40,8 +49,9 @@ func IsASCII(s string) bool {
 }
 
 // Tail returns the last n code points of s (Python's s[-n:] for n >= 1)
-// and whether anything was cut off. It only walks the tail it keeps; an
-// invalid UTF-8 byte counts as one code point.
+// and whether anything was cut off. It only walks the tail it keeps; a
+// surrogatepass-encoded surrogate counts as one code point (never split),
+// any other invalid UTF-8 byte as one.
 func Tail(s string, n int) (string, bool) {
 	if len(s) <= n {
 		// Every code point takes at least one byte.
@@ -54,7 +64,7 @@ func Tail(s string, n int) (string, bool) {
 	}
 	i := len(s)
 	for k := 0; k < n && i > 0; k++ {
-		_, w := utf8.DecodeLastRuneInString(s[:i])
+		_, w := DecodeLastRune(s[:i])
 		i -= w
 	}
 	return s[i:], i > 0

@@ -86,6 +86,7 @@ func TestMain(m *testing.M) {
 	purego.RegisterLibFunc(&lib.detailsClose, h, "llenvs_step_details_close")
 	registerMasking(h)
 	registerMath(h)
+	registerExtract(h)
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)

@@ -54,11 +54,13 @@ def test_panic_on_a_worker_goroutine_is_a_python_exception_and_process_survives(
         pytest.skip("the library was built without -tags llenvs_testhooks (make test builds it with them)")
     # The extractor panics on one text of a batch spread over goroutines: the panic happens on a worker
     # goroutine, where only the library's own recovery stands between it and the end of the process.
-    req = json.dumps({"extractor": {"type": "panics_on_marker_for_test"}, "texts": ["x"] * 5000 + ["PANIC"]})
+    from llenvs_go.core.columns import call_texts
+
+    spec = json.dumps({"extractor": {"type": "panics_on_marker_for_test"}}).encode()
     previous = _native.set_threads(4)  # a batch this large is spread over goroutines, even on one CPU
     try:
         with pytest.raises(_native.InternalError, match="met its marker"):
-            _native.call_raw("extract", req.encode())
+            call_texts("llenvs_extract_texts", spec, ["x"] * 5000 + ["PANIC"], "extract")
     finally:
         _native.set_threads(previous)
     assert len(leg_env) == 1000

@@ -134,12 +134,18 @@ def test_cleaner_spec_and_apply():
 
 
 def test_go_clean_call_errors_list_what_exists():
-    from llenvs_go import _native
+    import json
+
+    from llenvs_go.core.columns import call_texts
+
+    def clean(spec, texts):
+        return call_texts("llenvs_clean_texts", json.dumps(spec).encode(), texts, "a cleaner")[0]
 
     with pytest.raises(ValueError, match="invalid cleaner kind.*strip_special_tokens.*truncate_tail"):
-        _native.call("clean", {"kind": "both", "cleaners": [], "texts": []})
+        clean({"kind": "both", "cleaners": []}, [])
     with pytest.raises(ValueError, match="unknown post-cleaner 'nope'. Available: \\['strip_latex_dollars'"):
-        _native.call("clean", {"kind": "post", "cleaners": ["nope"], "texts": ["x"]})
-    assert _native.call("clean", {"kind": "post", "cleaners": ["strip_surrounding_quotes"],
-                                  "texts": ["'a'", "b"]}) == ["a", "b"]
+        clean({"kind": "post", "cleaners": ["nope"]}, ["x"])
+    with pytest.raises(ValueError, match="texts"):
+        clean({"kind": "post", "cleaners": [], "texts": ["x"]}, ["x"])
+    assert clean({"kind": "post", "cleaners": ["strip_surrounding_quotes"]}, ["'a'", "b"]) == ["a", "b"]
 

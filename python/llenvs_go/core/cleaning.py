@@ -21,8 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from llenvs_go import _native
-from llenvs_go.core import _surrogates
+from llenvs_go.core import columns as _columns
 
 Cleaner = Callable[[str], str]
 """A cleaner: a function from text to text."""
@@ -35,18 +34,13 @@ DEFAULT_POST_CLEANERS: list[str] = ["strip_trailing_punctuation"]
 
 
 def _request_prefix(kind: str, spec: str | dict[str, Any]) -> bytes:
-    """The JSON of a ``clean`` request up to its texts: ``{"kind": ..., "cleaners": [spec], "texts": ``."""
-    return json.dumps({"kind": kind, "cleaners": [spec]})[:-1].encode() + b', "texts": '
+    """The JSON spec of ``llenvs_clean_texts`` for one cleaner: ``{"kind": ..., "cleaners": [spec]}``."""
+    return json.dumps({"kind": kind, "cleaners": [spec]}).encode()
 
 
-def _clean(prefix: bytes, texts: list[str]) -> list[str]:
-    """Run one Go ``clean`` call on ``texts``."""
-    for t in texts:
-        if type(t) is not str:
-            raise TypeError(f"a cleaner needs a str, got {type(t).__name__}")
-    body, stood_in = _surrogates.encode_texts(texts)
-    out = json.loads(_native.call_raw("clean", prefix + body + b"}"))
-    return [_surrogates.restore(t) for t in out] if stood_in else out
+def _clean(spec: bytes, texts: list[str]) -> list[str]:
+    """Run one Go ``llenvs_clean_texts`` call on ``texts``."""
+    return _columns.call_texts("llenvs_clean_texts", spec, texts, "a cleaner")[0]  # type: ignore[return-value]
 
 
 _SPECIAL = _request_prefix("pre", "strip_special_tokens")

@@ -113,6 +113,33 @@ def read_texts(array: Any) -> list[str | None]:
     return out
 
 
+def call_texts(entry_point: str, spec: bytes, texts: Any, needs: str) -> list[list[str | None]]:
+    """Call ``llenvs_extract_texts`` or ``llenvs_clean_texts`` (``entry_point``) with ``spec`` (JSON) on
+    ``texts``, which cross as ``"surrogatepass"`` bytes, and return the batch's columns, read in place.
+
+    A text that is not a str is a TypeError naming the caller (``needs``: ``"extract"``, ``"a cleaner"``).
+    """
+    from llenvs_go import _native
+
+    try:
+        arrays = _native.TextArrays(texts)
+    except TypeError as e:
+        raise TypeError(f"{needs} needs a str: {e}") from None
+    n = len(arrays.lens)
+    slot = BatchSlot()
+    out = ffi.new("char **")
+    out_len = ffi.new("size_t *")
+    rc = getattr(_native.lib(), entry_point)(spec, len(spec), arrays.ptrs, arrays.lens, n, slot.schema,
+                                              slot.array, out, out_len)
+    data = _native.take_buffer(out, out_len)
+    if rc != _native.OK:
+        _native.raise_for(rc, data)
+    try:
+        return [read_texts(slot.array.children[i]) for i in range(slot.array.n_children)]
+    finally:
+        release(slot)
+
+
 def strings(batch: Any, name: str) -> list[str | None]:
     """The utf8 column ``name`` of ``batch`` as a list (None for nulls; lone surrogates as in :func:`texts_of`)."""
     return texts_of(batch.column(name))

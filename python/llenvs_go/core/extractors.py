@@ -11,8 +11,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
-from llenvs_go import _native
-from llenvs_go.core import _surrogates
+from llenvs_go.core import columns as _columns
 
 ExtractionResult = tuple[str | None, dict[str, Any]]
 """What ``extract`` returns: the answer (None when nothing was found) and its metadata."""
@@ -40,19 +39,12 @@ class _Plan:
 _CLEANED_FLAGS = {"pre_cleaners_applied": True, "post_cleaners_applied": True}
 
 
-def _encode_texts(texts: Sequence[str]) -> tuple[bytes, bool]:
-    for t in texts:
-        if type(t) is not str:
-            raise TypeError(f"extract needs a str, got {type(t).__name__}")
-    return _surrogates.encode_texts(texts)
-
-
 class GoExtractor:
     """Base of the extractor classes served by the Go core.
 
     Subclasses are frozen dataclasses; the Go request is built once per
     object, and each ``extract``/``extract_batch`` call is one crossing into
-    Go with one JSON request.
+    Go (``llenvs_extract_texts``: the JSON spec, the texts as columns).
     """
 
     #: The Go extractor's registry name (for the single extractors).
@@ -68,13 +60,12 @@ class GoExtractor:
 
     @cached_property
     def _request(self) -> tuple[bytes, bool] | None:
-        # (JSON prefix of the extract request up to the texts, whether to add the cleaned flags in Python)
+        # (JSON spec of llenvs_extract_texts, whether to add the cleaned flags in Python)
         plan = self._plan_or_reason()
         if isinstance(plan, str):
             return None
-        req = {"extractor": plan.extractor, "pre_cleaners": plan.pre or None, "post_cleaners": plan.post or None}
-        prefix = json.dumps(req)[:-1].encode() + b', "texts": '
-        return prefix, plan.cleaned and not plan.pre and not plan.post
+        spec = {"extractor": plan.extractor, "pre_cleaners": plan.pre or None, "post_cleaners": plan.post or None}
+        return json.dumps(spec).encode(), plan.cleaned and not plan.pre and not plan.post
 
     def _validate(self) -> None:
         """Build the Go extractor once, so that a bad configuration fails at construction."""
@@ -90,15 +81,13 @@ class GoExtractor:
         req = self._request
         if req is None:
             return self._extract_python(texts)
-        prefix, add_flags = req
-        body, stood_in = _encode_texts(texts)
-        items = json.loads(_native.call_raw("extract", prefix + body + b"}"))
-        if stood_in:
-            for it in items:
-                it["answer"] = _surrogates.restore(it["answer"])
+        spec, add_flags = req
+        answers, metas = _columns.call_texts("llenvs_extract_texts", spec, texts, "extract")
+        # One JSON document for the whole batch: one parse, not one per text.
+        metadata = json.loads("[" + ",".join(metas) + "]")  # type: ignore[arg-type]
         if add_flags:
-            return [(it["answer"], {**it["metadata"], **_CLEANED_FLAGS}) for it in items]
-        return [(it["answer"], it["metadata"]) for it in items]
+            return [(a, {**m, **_CLEANED_FLAGS}) for a, m in zip(answers, metadata, strict=True)]
+        return list(zip(answers, metadata, strict=True))
 
     def _extract_python(self, texts: Sequence[str]) -> list[ExtractionResult]:
         raise NotImplementedError  # pragma: no cover - only composites compose in Python
