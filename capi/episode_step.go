@@ -29,8 +29,8 @@ const (
 
 // llenvsgo_episode_step steps an episode from step step with the text
 // text[textLen] (textLen < 0: no text) and the tool calls in calls (a JSON
-// array, callsLen 0: none), and replies with the step told against the
-// observation of version known (see core.Told), one JSON array
+// array, callsLen 0: none), and replies with the step sent as an update of the
+// observation of version callerVersion (see core.ObservationUpdate), one JSON array
 //
 //	[bits, version, keep, prompt, new messages, tool_results, available_tools,
 //	 task, state, signals, extracted_action, resolved_action, details]
@@ -44,7 +44,7 @@ const (
 // metadata from it, built only then when the step left them out.
 //
 //export llenvsgo_episode_step
-func llenvsgo_episode_step(h C.uint64_t, step C.int64_t, known C.uint64_t, text *C.char, textLen C.int64_t,
+func llenvsgo_episode_step(h C.uint64_t, step C.int64_t, callerVersion C.uint64_t, text *C.char, textLen C.int64_t,
 	calls *C.char, callsLen C.size_t, out **C.char, outLen *C.size_t) (rc C.int32_t) {
 	defer guard(&rc, out, outLen)
 	clearOut(out, outLen)
@@ -68,13 +68,13 @@ func llenvsgo_episode_step(h C.uint64_t, step C.int64_t, known C.uint64_t, text 
 			return fail(fmt.Errorf("malformed tool calls: %w", err), out, outLen)
 		}
 	}
-	res, told, err := run.Step(int(step), a, uint64(known))
+	res, update, err := run.Step(int(step), a, uint64(callerVersion))
 	if err != nil {
 		return fail(err, out, outLen)
 	}
 	details := putHandle(kindStepDetails, res.DetailsOf())
 	bp := replyBuffers.Get().(*[]byte)
-	*bp = appendStep((*bp)[:0], &res, told, details)
+	*bp = appendStep((*bp)[:0], &res, update, details)
 	toC(*bp, out, outLen)
 	replyBuffers.Put(bp)
 	return statusOK
@@ -84,7 +84,7 @@ func llenvsgo_episode_step(h C.uint64_t, step C.int64_t, known C.uint64_t, text 
 var replyBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
 
 // appendStep writes the reply of llenvsgo_episode_step.
-func appendStep(b []byte, res *core.StepResult, told core.Told, details uint64) []byte {
+func appendStep(b []byte, res *core.StepResult, update core.ObservationUpdate, details uint64) []byte {
 	bits := 0
 	if res.Terminated {
 		bits |= stepTerminated
@@ -95,33 +95,33 @@ func appendStep(b []byte, res *core.StepResult, told core.Told, details uint64) 
 	o := res.Observation
 	if o != nil {
 		bits |= stepObservation
-		if told.SameTools {
+		if update.SameTools {
 			bits |= stepSameTools
 		}
-		if told.SameTask {
+		if update.SameTask {
 			bits |= stepSameTask
 		}
-		if told.SameState {
+		if update.SameState {
 			bits |= stepSameState
 		}
 	}
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(bits), 10)
 	b = append(b, ',')
-	b = strconv.AppendUint(b, told.Version, 10)
+	b = strconv.AppendUint(b, update.Version, 10)
 	if o == nil {
 		b = append(b, ",0,null,null,null,null,null,null,"...)
 	} else {
 		b = append(b, ',')
-		b = strconv.AppendInt(b, int64(told.Keep), 10)
+		b = strconv.AppendInt(b, int64(update.Keep), 10)
 		b = append(b, ',')
 		b = appendJSONString(b, o.Prompt)
 		b = append(b, ",["...)
-		for k := range told.New {
+		for k := range update.New {
 			if k > 0 {
 				b = append(b, ',')
 			}
-			b = appendMessage(b, &told.New[k])
+			b = appendMessage(b, &update.New[k])
 		}
 		b = append(b, "],"...)
 		if len(o.ToolResults) == 0 {
@@ -129,9 +129,9 @@ func appendStep(b []byte, res *core.StepResult, told core.Told, details uint64) 
 		} else {
 			b = appendUnlessSame(b, false, o.ToolResults)
 		}
-		b = appendUnlessSame(b, told.SameTools, o.AvailableTools)
-		b = appendUnlessSame(b, told.SameTask, o.Task)
-		b = appendUnlessSame(b, told.SameState, o.State)
+		b = appendUnlessSame(b, update.SameTools, o.AvailableTools)
+		b = appendUnlessSame(b, update.SameTask, o.Task)
+		b = appendUnlessSame(b, update.SameState, o.State)
 	}
 	b = append(b, '[')
 	for k := range res.Signals {
@@ -255,7 +255,7 @@ func nonNil(m []core.Message) []core.Message {
 	return m
 }
 
-// appendDetails writes [info, [metadata...]], the details of a told step.
+// appendDetails writes [info, [metadata...]], the details of a step.
 func appendDetails(b []byte, info map[string]any, meta []map[string]any) []byte {
 	b = append(b, '[')
 	b = appendJSON(b, info)

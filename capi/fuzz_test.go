@@ -171,12 +171,12 @@ func FuzzEpisode(f *testing.F) {
 			if err := unmarshal([]byte(req), &q); err != nil {
 				continue // not an action; llenvs_episode_step takes its parts as arguments
 			}
-			res, told, err := run.Step(q.Step, q.Action, 0)
+			res, update, err := run.Step(q.Step, q.Action, 0)
 			if err != nil {
 				checkReported(t, err)
 				continue
 			}
-			if b := appendStep(nil, &res, told, 1); !json.Valid(b) {
+			if b := appendStep(nil, &res, update, 1); !json.Valid(b) {
 				t.Fatalf("step reply is not JSON: %s", b)
 			}
 			info, meta, err := res.DetailsOf().Build()

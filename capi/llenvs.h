@@ -19,7 +19,7 @@
  * and an unknown name (kind "not_found", status LLENVS_ERR_NOT_FOUND).
  *
  * Lifecycle: llenvs_env_reset starts an episode of an environment and
- * returns its handle with {"observation", "hidden", "info", "told"};
+ * returns its handle with {"observation", "hidden", "info", "version"};
  * llenvs_episode_step (below) advances it. Handles of environments,
  * episodes, tokenizers and step details are tagged by kind; using one as
  * another, or after it was closed, is LLENVS_ERR_HANDLE.
@@ -248,17 +248,17 @@ int32_t llenvs_recipe_score(const char *source, size_t source_len, const char *s
  * a JSON array of {"id", "name", "arguments"} (tool_calls_len 0: none);
  * step is the state's step count, checked for environments that are not
  * pure_step. The conversation is not sent again: the caller keeps the last
- * observation it was told under a version number (llenvs_env_reset's reply
- * has it as "told"); known names it. *out gets one JSON array
+ * observation it was sent under a version number (llenvs_env_reset's reply
+ * has it as "version"); caller_version names it. *out gets one JSON array
  *   [bits, version, keep, prompt, new_messages, tool_results,
  *    available_tools, task, state, signals, extracted_action,
  *    resolved_action, details]
  * bits holds LLENVS_STEP_*: without LLENVS_STEP_OBSERVATION the
  * observation is unchanged (and its fields are null); otherwise its
- * messages are the first keep messages of version known followed by
+ * messages are the first keep messages of version caller_version followed by
  * new_messages, and available_tools, task and state are null when they are
- * the same as in version known (their LLENVS_STEP_SAME_* bit). An unknown
- * or stale known (0 included) gets keep 0 and every field. The observation
+ * the same as in version caller_version (their LLENVS_STEP_SAME_* bit). An unknown
+ * or stale caller_version (0 included) gets keep 0 and every field. The observation
  * is then version `version`. Each signal is [name, reward_type, reward,
  * feedback, weight, has_metadata] (0: its metadata is null, 1: a JSON
  * object in the details). details is a LLENVS_KIND_STEP_DETAILS handle:
@@ -273,7 +273,7 @@ int32_t llenvs_recipe_score(const char *source, size_t source_len, const char *s
 #define LLENVS_STEP_SAME_TASK 8
 #define LLENVS_STEP_SAME_STATE 16
 #define LLENVS_STEP_SAME_TOOLS 32
-int32_t llenvs_episode_step(uint64_t episode, int64_t step, uint64_t known, const char *text, int64_t text_len, const char *tool_calls, size_t tool_calls_len, char **out, size_t *out_len);
+int32_t llenvs_episode_step(uint64_t episode, int64_t step, uint64_t caller_version, const char *text, int64_t text_len, const char *tool_calls, size_t tool_calls_len, char **out, size_t *out_len);
 int32_t llenvs_step_details(uint64_t details, char **out, size_t *out_len);
 int32_t llenvs_step_details_close(const uint64_t *details, size_t n);
 

@@ -291,7 +291,7 @@ func llenvsgo_env_reset(h C.uint64_t, req *C.char, reqLen C.size_t, episode *C.u
 	version := run.Begin(&start.Observation) // for llenvs_episode_step
 	*episode = C.uint64_t(putHandle(kindEpisode, run))
 	rep := map[string]any{"observation": start.Observation, "hidden": start.Hidden, "info": start.Info,
-		"told": version}
+		"version": version}
 	if !entry && servesEntries(env) {
 		start.Hidden.Entry = nil
 		rep["hidden"], rep["entry_later"] = start.Hidden, true

@@ -44,11 +44,11 @@ func BenchmarkStepReply(b *testing.B) {
 			}
 			b.StartTimer()
 		}
-		res, told, err := live[k].Step(0, core.Action{Text: &text}, versions[k])
+		res, update, err := live[k].Step(0, core.Action{Text: &text}, versions[k])
 		if err != nil {
 			b.Fatal(err)
 		}
-		buf = appendStep(buf[:0], &res, told, 1)
+		buf = appendStep(buf[:0], &res, update, 1)
 	}
 }
 
@@ -77,7 +77,7 @@ func BenchmarkResetReply(b *testing.B) {
 		live[i%len(live)] = run
 		start.Hidden.Entry = nil
 		if _, err := marshal(map[string]any{"observation": start.Observation, "hidden": start.Hidden,
-			"info": start.Info, "told": version, "entry_later": true}); err != nil {
+			"info": start.Info, "version": version, "entry_later": true}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -14,7 +14,7 @@ type Run struct {
 	pure    bool
 	episode Episode
 	step    int
-	told    mirror // the last observation told to the caller (see Told)
+	last    lastObservation // the last observation sent to the caller (see ObservationUpdate)
 }
 
 // NewRun starts tracking the episode reset returned for env.
@@ -29,19 +29,19 @@ func NewRun(env Environment, s Start) *Run {
 
 // Step advances the episode with a, taken from the state at step
 // fromStep, and tells the next observation against the caller's of
-// version known (see Told; 0 for a caller that keeps none).
-func (r *Run) Step(fromStep int, a Action, known uint64) (StepResult, Told, error) {
+// version callerVersion (see ObservationUpdate; 0 for a caller that keeps none).
+func (r *Run) Step(fromStep int, a Action, callerVersion uint64) (StepResult, ObservationUpdate, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if !r.pure && fromStep != r.step {
-		return StepResult{}, Told{}, &StaleStateError{Env: r.name, Expected: r.step, Got: fromStep}
+		return StepResult{}, ObservationUpdate{}, &StaleStateError{Env: r.name, Expected: r.step, Got: fromStep}
 	}
 	res, err := r.episode.Step(a)
 	if err != nil {
-		return StepResult{}, Told{}, err
+		return StepResult{}, ObservationUpdate{}, err
 	}
 	r.step = fromStep + 1
-	return res, r.told.tell(res.Observation, known), nil
+	return res, r.last.tell(res.Observation, callerVersion), nil
 }
 
 // StaleStateError is a step from a state that is not the episode's latest,

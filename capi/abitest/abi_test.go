@@ -29,7 +29,7 @@ var lib struct {
 	envClose    func(h uint64) int32
 	envReset    func(h uint64, req []byte, n uintptr, ep *uint64, out *unsafe.Pointer, outLen *uintptr) int32
 	epClose     func(ep uint64) int32
-	epStep      func(ep uint64, step int64, known uint64, text []byte, textLen int64, calls []byte, callsLen uintptr,
+	epStep      func(ep uint64, step int64, callerVersion uint64, text []byte, textLen int64, calls []byte, callsLen uintptr,
 		out *unsafe.Pointer, outLen *uintptr) int32
 	details      func(d uint64, out *unsafe.Pointer, outLen *uintptr) int32
 	detailsClose func(ds *uint64, n uintptr) int32
@@ -351,10 +351,10 @@ func deref(p *string) any {
 	return *p
 }
 
-// TestStepTold drives llenvs_episode_step on an iterative episode: the
+// TestStepUpdate drives llenvs_episode_step on an iterative episode: the
 // reply, the messages told against the version reset gave, the details
 // read from their handle, and the errors.
-func TestStepTold(t *testing.T) {
+func TestStepUpdate(t *testing.T) {
 	h := newEnv(t, `{"name":"leg_counting","seed":42,"size":10,"iterative":{"max_turns":3}}`)
 	defer lib.envClose(h)
 	var out unsafe.Pointer
@@ -365,22 +365,22 @@ func TestStepTold(t *testing.T) {
 		t.Fatalf("reset rc %d: %s", rc, take(out, n))
 	}
 	var start struct {
-		Told       uint64 `json:"told"`
+		Version    uint64 `json:"version"`
 		EntryLater bool   `json:"entry_later"`
 		Hidden     struct {
 			Entry any `json:"entry"`
 		} `json:"hidden"`
 	}
-	if err := json.Unmarshal([]byte(take(out, n)), &start); err != nil || start.Told == 0 || !start.EntryLater ||
+	if err := json.Unmarshal([]byte(take(out, n)), &start); err != nil || start.Version == 0 || !start.EntryLater ||
 		start.Hidden.Entry != nil {
 		t.Fatalf("reset gave %+v, %v", start, err)
 	}
 	text := []byte("<answer>-1</answer>")
-	step := func(stepNo int64, known uint64, txt []byte, textLen int64) (int32, string) {
-		rc := lib.epStep(ep, stepNo, known, txt, textLen, nil, 0, &out, &n)
+	step := func(stepNo int64, callerVersion uint64, txt []byte, textLen int64) (int32, string) {
+		rc := lib.epStep(ep, stepNo, callerVersion, txt, textLen, nil, 0, &out, &n)
 		return rc, take(out, n)
 	}
-	rc, reply := step(0, start.Told, text, int64(len(text)))
+	rc, reply := step(0, start.Version, text, int64(len(text)))
 	if rc != 0 {
 		t.Fatalf("step rc %d: %q", rc, reply)
 	}

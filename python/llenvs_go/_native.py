@@ -125,7 +125,7 @@ int32_t llenvs_recipe_score(const char *source, size_t source_len, const char *s
 #define LLENVS_STEP_SAME_TASK 8
 #define LLENVS_STEP_SAME_STATE 16
 #define LLENVS_STEP_SAME_TOOLS 32
-int32_t llenvs_episode_step(uint64_t episode, int64_t step, uint64_t known, const char *text, int64_t text_len, const char *tool_calls, size_t tool_calls_len, char **out, size_t *out_len);
+int32_t llenvs_episode_step(uint64_t episode, int64_t step, uint64_t caller_version, const char *text, int64_t text_len, const char *tool_calls, size_t tool_calls_len, char **out, size_t *out_len);
 int32_t llenvs_step_details(uint64_t details, char **out, size_t *out_len);
 int32_t llenvs_step_details_close(const uint64_t *details, size_t n);
 """
@@ -521,18 +521,18 @@ def close_unread_details() -> None:
         _lib.llenvs_step_details_close(ffi.new("uint64_t[]", pending), len(pending))
 
 
-def episode_step(episode: int, step: int, known: int, text: bytes | None,
+def episode_step(episode: int, step: int, caller_version: int, text: bytes | None,
                  tool_calls: bytes | None) -> list[Any]:
     """Advance an episode (``llenvs_episode_step``); the conversation is not sent again.
 
     ``text`` is the action's UTF-8 (None: no text), ``tool_calls`` a JSON array
-    (None: none); ``step`` is the state's step count and ``known`` the version of
-    the observation the caller holds. Returns the reply array of llenvs.h,
+    (None: none); ``step`` is the state's step count and ``caller_version`` the
+    version of the observation the caller holds. Returns the reply array of llenvs.h,
     decoded, with its last element (the details handle) made a :class:`StepDetails`.
     """
     out = ffi.new(_CHARPP)
     out_len = ffi.new(_SIZEP)
-    rc = lib().llenvs_episode_step(episode, step, known, ffi.NULL if text is None else text,
+    rc = lib().llenvs_episode_step(episode, step, caller_version, ffi.NULL if text is None else text,
                                    -1 if text is None else len(text), tool_calls or ffi.NULL,
                                    len(tool_calls) if tool_calls else 0, out, out_len)
     data = take_buffer(out, out_len)

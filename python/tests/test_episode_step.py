@@ -96,11 +96,11 @@ def test_messages_are_built_from_the_previous_observation_and_survive_a_lost_ver
                                               {"role": "user", "content": "Incorrect, 4 attempts left."})
     assert r.next_state.observation.task is s.observation.task  # unchanged parts are not rebuilt
     ep = s.hidden.episode
-    ep.told = None  # the caller lost track: the library sends the whole observation again
+    ep.observed = None  # the caller lost track: the library sends the whole observation again
     r2 = env.step(r.next_state, Action.from_text("<answer>-2</answer>"))
     assert r2.next_state.observation.messages[:3] == msgs and len(r2.next_state.observation.messages) == 5
-    obs, version = ep.told
-    ep.told = (obs, version + 100)  # a version the library does not have: the same
+    obs, version = ep.observed
+    ep.observed = (obs, version + 100)  # a version the library does not have: the same
     r3 = env.step(r2.next_state, Action.from_text("<answer>-3</answer>"))
     assert r3.next_state.observation.messages[:5] == r2.next_state.observation.messages
 

@@ -74,14 +74,14 @@ class Episode:
     closed episode.
     """
 
-    __slots__ = ("handle", "pid", "told", "_open", "__weakref__")
+    __slots__ = ("handle", "pid", "observed", "_open", "__weakref__")
 
     def __init__(self, handle: int, pid: int):
         self.handle = handle
         self.pid = pid
-        # The last observation the library told this episode's states, and its
+        # The last observation the library sent this episode's states, and its
         # version (llenvs_episode_step): a step then brings only what changed.
-        self.told: tuple[Observation, int] | None = None
+        self.observed: tuple[Observation, int] | None = None
         self._open = True
 
     @property
@@ -418,8 +418,8 @@ class NativeEnvironment:
         episode, start = self._start(i, seed, True) if lazy_entry else self._start(i, seed)
         hidden = start["hidden"]
         observation = observation_from(start["observation"])
-        if episode is not None and start.get("told"):
-            episode.told = (observation, start["told"])
+        if episode is not None and start.get("version"):
+            episode.observed = (observation, start["version"])
         if start.get("entry_later"):  # NativeHidden fetches the entry when it is read
             made = NativeHidden(task_index=i, expected_answer=hidden["expected_answer"],
                                 dataset_name=self._config["name"], entry=LazyMapping(_Entries(self), i),
@@ -457,13 +457,13 @@ class NativeEnvironment:
         if action.tool_calls:
             calls = json.dumps([{"id": c.id, "name": c.name, "arguments": dict(c.arguments)}
                                 for c in action.tool_calls]).encode("utf-8", "surrogatepass")
-        told = episode.told
+        observed = episode.observed
         md = state.metadata
         bits, version, keep, prompt, new, tool_results, tools, task, st, sigs, extracted, resolved, details = (
-            _native.episode_step(episode.handle, md.step, 0 if told is None else told[1], encoded, calls))
+            _native.episode_step(episode.handle, md.step, 0 if observed is None else observed[1], encoded, calls))
         if bits & _native.STEP_OBSERVATION:
             if keep:
-                prev = told[0]  # type: ignore[index]  # keep > 0 only against the version told
+                prev = observed[0]  # type: ignore[index]  # keep > 0 only against the version held
                 messages = prev.messages[:keep] + tuple(new)
             else:
                 prev, messages = None, tuple(new)
@@ -472,7 +472,7 @@ class NativeEnvironment:
                 available_tools=prev.available_tools if bits & _native.STEP_SAME_TOOLS else _tools(tools),  # type: ignore[union-attr]
                 task=prev.task if bits & _native.STEP_SAME_TASK else _content(task),  # type: ignore[union-attr]
                 state=prev.state if bits & _native.STEP_SAME_STATE else _content(st))  # type: ignore[union-attr]
-            episode.told = (obs, version)
+            episode.observed = (obs, version)
         else:
             obs = state.observation
         terminated, truncated = bool(bits & _native.STEP_TERMINATED), bool(bits & _native.STEP_TRUNCATED)

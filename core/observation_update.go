@@ -1,16 +1,17 @@
 package core
 
-// Told is a step's next observation told against the observation the caller
-// already holds, so that a long conversation is not sent again every step.
+// ObservationUpdate is a step's next observation as a change to the
+// observation the caller already holds, so that a long conversation is not
+// sent again every step.
 //
-// The caller and the Run each keep the last observation told, under a
+// The caller and the Run each keep the last observation sent, under a
 // version number. A step that names the Run's current version gets only
 // what changed: how many of the previous messages stay (a prefix), the new
 // messages after them, and whether the task, state and available tools are
 // the same objects as before. A step naming any other version (0: none)
 // gets everything (Keep 0, no Same* flags). Either way the Run then holds
 // the new observation under a new version, returned in Version.
-type Told struct {
+type ObservationUpdate struct {
 	// Version names the observation after this step; 0 when the step
 	// returned no observation (the caller's stays as it was).
 	Version uint64
@@ -23,8 +24,8 @@ type Told struct {
 	SameTask, SameState, SameTools bool
 }
 
-// mirror is the last observation a Run told its caller.
-type mirror struct {
+// lastObservation is the last observation a Run sent its caller.
+type lastObservation struct {
 	version uint64
 	msgs    []Message
 	task    *Content
@@ -32,21 +33,21 @@ type mirror struct {
 	tools   []ToolDefinition
 }
 
-// tell records obs as told and returns it as a Told against the
-// observation of version known.
-func (m *mirror) tell(obs *Observation, known uint64) Told {
+// tell records obs as sent and returns it as an ObservationUpdate against the
+// observation of version callerVersion.
+func (m *lastObservation) tell(obs *Observation, callerVersion uint64) ObservationUpdate {
 	if obs == nil {
-		return Told{}
+		return ObservationUpdate{}
 	}
-	if known == 0 {
+	if callerVersion == 0 {
 		// A caller that keeps no observation (a batch of episodes): nothing
-		// is held for it, and a later step against this version is told
+		// is held for it, and a later step against this version is sent
 		// everything again.
 		m.forget()
-		return Told{Version: m.version, New: obs.Messages}
+		return ObservationUpdate{Version: m.version, New: obs.Messages}
 	}
-	t := Told{New: obs.Messages}
-	if known != 0 && known == m.version {
+	t := ObservationUpdate{New: obs.Messages}
+	if callerVersion != 0 && callerVersion == m.version {
 		k := 0
 		for k < len(m.msgs) && k < len(obs.Messages) && sameMessage(&m.msgs[k], &obs.Messages[k]) {
 			k++
@@ -63,7 +64,7 @@ func (m *mirror) tell(obs *Observation, known uint64) Told {
 
 // remember holds a copy of obs's messages (an episode may reuse the array
 // it returned) and moves to a new version.
-func (m *mirror) remember(obs *Observation) {
+func (m *lastObservation) remember(obs *Observation) {
 	if cap(m.msgs) < len(obs.Messages) {
 		m.msgs = make([]Message, 0, 2*len(obs.Messages)+8) // room for the turns to come
 	}
@@ -73,7 +74,7 @@ func (m *mirror) remember(obs *Observation) {
 }
 
 // forget holds no observation, under a new version.
-func (m *mirror) forget() {
+func (m *lastObservation) forget() {
 	clear(m.msgs)
 	m.msgs = m.msgs[:0]
 	m.task, m.state, m.tools = nil, nil, nil
@@ -95,11 +96,11 @@ func sameTools(a, b []ToolDefinition) bool {
 	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
-// Begin records the observation reset returned as told, version 1, for a
+// Begin records the observation reset returned as sent, version 1, for a
 // caller that keeps it.
 func (r *Run) Begin(obs *Observation) uint64 {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.told.remember(obs)
-	return r.told.version
+	r.last.remember(obs)
+	return r.last.version
 }

@@ -5,29 +5,29 @@ import (
 	"testing"
 )
 
-func TestMirrorTell(t *testing.T) {
+func TestLastObservationTell(t *testing.T) {
 	task, state := &Content{Text: "task"}, &Content{Text: "s"}
 	tools := []ToolDefinition{{Name: "calculator"}}
 	calls := []ToolCall{{ID: "c", Name: "calculator"}}
 	u := Message{Role: "user", Content: "q"}
 	a := Message{Role: "assistant", Content: "a", ToolCalls: calls}
 	first := Observation{Prompt: "q", Messages: []Message{u}, Task: task, State: state, AvailableTools: tools}
-	var m mirror
+	var m lastObservation
 	m.remember(&first)
 	v1 := m.version
 	tests := []struct {
-		name     string
-		obs      *Observation
-		known    uint64 // v1 stands for the version the mirror holds at that point
-		wantKeep int
-		wantNew  int
-		wantSame [3]bool // task, state, tools
-		advances bool
+		name          string
+		obs           *Observation
+		callerVersion uint64 // v1 stands for the version the lastObservation holds at that point
+		wantKeep      int
+		wantNew       int
+		wantSame      [3]bool // task, state, tools
+		advances      bool
 	}{
 		{"no observation", nil, v1, 0, 0, [3]bool{}, false},
-		{"appended, version known", &Observation{Messages: []Message{u, a, {Role: "tool", Content: "84"}}, Task: task,
+		{"appended, caller version current", &Observation{Messages: []Message{u, a, {Role: "tool", Content: "84"}}, Task: task,
 			State: state, AvailableTools: tools}, v1, 1, 2, [3]bool{true, true, true}, true},
-		{"rewritten tail, version known", &Observation{Messages: []Message{u, {Role: "user", Content: "z"}},
+		{"rewritten tail, caller version current", &Observation{Messages: []Message{u, {Role: "user", Content: "z"}},
 			Task: &Content{Text: "task"}}, v1, 1, 1, [3]bool{false, false, false}, true},
 		{"unknown version: everything", &Observation{Messages: []Message{u}, Task: task}, 999, 0, 1, [3]bool{}, true},
 		{"zero version: everything", &Observation{Messages: []Message{u}, Task: task}, 0, 0, 1, [3]bool{}, true},
@@ -35,11 +35,11 @@ func TestMirrorTell(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			before := m.version
-			known := tt.known
-			if known == v1 {
-				known = before // the version the caller holds now
+			callerVersion := tt.callerVersion
+			if callerVersion == v1 {
+				callerVersion = before // the version the caller holds now
 			}
-			got := m.tell(tt.obs, known)
+			got := m.tell(tt.obs, callerVersion)
 			if !tt.advances {
 				if got.Version != 0 || m.version != before {
 					t.Fatalf("told %+v, version %d -> %d", got, before, m.version)
