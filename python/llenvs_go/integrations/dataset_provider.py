@@ -79,11 +79,12 @@ class TaskItem:
     def __getattr__(self, name: str) -> Any:
         # Only reached when ``metadata`` is not built yet.
         if name == "metadata":
-            source = vars(self).get("_metadata_source")
+            d = vars(self)
+            source = d.get("_metadata_source")
             if source is not None:
-                metadata = source.metadata(self.task_index)
-                object.__setattr__(self, "metadata", metadata)
-                object.__delattr__(self, "_metadata_source")
+                # Cached as functools.cached_property does; setdefault keeps the first of two threads' reads.
+                metadata = d.setdefault("metadata", source.metadata(self.task_index))
+                d.pop("_metadata_source", None)
                 return metadata
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 

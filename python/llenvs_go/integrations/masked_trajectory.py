@@ -73,11 +73,13 @@ class MaskedTrajectory:
     def __getattr__(self, name: str) -> Any:
         # Only reached when ``spans`` is not built yet: mask_batch's results build them when first read.
         if name == "spans":
-            pending = vars(self).get("_spans_pending")
+            d = vars(self)
+            pending = d.get("_spans_pending")
             if pending is not None:
-                spans = pending.source.spans(pending.start, pending.stop, self.response_ids, self.truncated)
-                object.__setattr__(self, "spans", spans)
-                object.__delattr__(self, "_spans_pending")
+                # Cached as functools.cached_property does; setdefault keeps the first of two threads' reads.
+                spans = d.setdefault("spans", pending.source.spans(pending.start, pending.stop, self.response_ids,
+                                                                   self.truncated))
+                d.pop("_spans_pending", None)
                 return spans
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
@@ -141,11 +143,6 @@ class _PendingSpans:
 
     def __init__(self, source: _SpanSource, start: int, stop: int):
         self.source, self.start, self.stop = source, start, stop
-
-
-# ---------------------------------------------------------------------------------------------
-# The conversation: what an episode looks like as chat messages. The agent loops send these
-# messages to the model, and the masker renders the same ones, so the two always agree.
 
 
 # The classes are public at llenvs_go.integrations.token_mask, and pickles name them there.
