@@ -55,17 +55,15 @@ def test_episode_ids_are_fresh_uuid4_strings(leg_env):
         assert u.version == 4 and u.variant == uuid.RFC_4122 and str(u) == s
 
 
-def test_messages_and_metadata_are_built_when_first_read_and_behave_as_fields(leg_env):
+def test_metadata_is_built_when_first_read_and_behaves_as_a_field(leg_env):
     import copy
     import dataclasses
     import pickle
 
     a, b, c = DatasetProvider(leg_env).get_items([4, 5, 6])
-    assert "metadata" not in vars(a) and "messages" not in vars(a)  # not built by get_items
+    assert "metadata" not in vars(a)  # not built by get_items
     first = a.metadata
     assert a.metadata is first and vars(a)["metadata"] is first and first["task_index"] == 4
-    assert a.messages is a.messages and a.messages[-1] == {"role": "user", "content": a.prompt}
-    assert a.messages == DatasetProvider(leg_env)._python_item(4).messages  # as reset's observation gives them
     back = pickle.loads(pickle.dumps(b))  # pickling builds it, on the item too
     assert back == b and back.metadata == b.metadata and "_metadata_source" not in vars(back)
     assert copy.deepcopy(c) == c and dataclasses.replace(c, prompt="x").metadata == c.metadata

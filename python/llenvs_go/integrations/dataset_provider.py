@@ -49,9 +49,9 @@ class TaskItem:
         images: images of the observation (none for text tasks).
         available_tools: tools offered to the model.
 
-    The ``messages`` and ``metadata`` of an item that
-    :meth:`DatasetProvider.get_items` made for a Go-backed environment are
-    built when first read (its episode id is drawn then).
+    The ``metadata`` of an item that :meth:`DatasetProvider.get_items` made
+    for a Go-backed environment is built when first read (its episode id is
+    drawn then).
     """
 
     task_index: int
@@ -65,41 +65,34 @@ class TaskItem:
     def __init__(self, task_index: int, prompt: str, messages: tuple[dict[str, Any], ...], ground_truth: str | None,
                  metadata: dict[str, Any], images: ObservationImages = _NO_IMAGES,
                  available_tools: tuple[ToolDefinition, ...] = ()) -> None:
-        # The dataclass's own __init__, except that ``messages`` and ``metadata`` may be the _BatchItems of
-        # a Go-backed batch, kept aside and turned into the item's own when they are first read.
+        # The dataclass's own __init__, except that ``metadata`` may be a _BatchMetadata (an item of a
+        # Go-backed batch), kept aside and turned into the item's dict when it is first read.
         setattr_ = object.__setattr__
         setattr_(self, "task_index", task_index)
         setattr_(self, "prompt", prompt)
+        setattr_(self, "messages", messages)
         setattr_(self, "ground_truth", ground_truth)
-        if metadata.__class__ is _BatchItems and messages is metadata:
-            setattr_(self, "_batch", metadata)
-        else:
-            if _BatchItems in (messages.__class__, metadata.__class__):
-                raise TypeError("a batch's TaskItem takes its _BatchItems as both messages and metadata")
-            setattr_(self, "messages", messages)
-            setattr_(self, "metadata", metadata)
+        setattr_(self, "_metadata_source" if metadata.__class__ is _BatchMetadata else "metadata", metadata)
         setattr_(self, "images", images)
         setattr_(self, "available_tools", available_tools)
 
     def __getattr__(self, name: str) -> Any:
-        # Only reached when ``messages`` or ``metadata`` is not built yet.
-        if name == "messages" or name == "metadata":
+        # Only reached when ``metadata`` is not built yet.
+        if name == "metadata":
             d = vars(self)
-            batch = d.get("_batch")
-            if batch is not None:
-                value = batch.messages(self.prompt) if name == "messages" else batch.metadata(self.task_index)
+            source = d.get("_metadata_source")
+            if source is not None:
                 # Cached as functools.cached_property does; setdefault keeps the first of two threads' reads.
-                value = d.setdefault(name, value)
-                if "messages" in d and "metadata" in d:
-                    d.pop("_batch", None)
-                return value
+                metadata = d.setdefault("metadata", source.metadata(self.task_index))
+                d.pop("_metadata_source", None)
+                return metadata
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def __getstate__(self) -> dict[str, Any]:
         return {f: getattr(self, f) for f in _ITEM_FIELDS}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        # Pickles hold every field (all built): set them as __init__ does.
+        # Pickles hold every field (metadata built): set them as __init__ does.
         for name, value in state.items():
             object.__setattr__(self, name, value)
 
@@ -107,24 +100,16 @@ class TaskItem:
 _ITEM_FIELDS = ("task_index", "prompt", "messages", "ground_truth", "metadata", "images", "available_tools")
 
 
-class _BatchItems:
-    """What the messages and metadata of a Go-backed batch's items are built from, when first read: the
-    system prompt and template, the metadata every item shares, and per task index the extra keys of its
-    item, if any. Passed as ``messages`` and ``metadata`` to each :class:`TaskItem` of the batch."""
+class _BatchMetadata:
+    """What the metadata of a Go-backed batch's items are built from, when first read: the metadata every
+    item shares, and per task index the extra keys of its item, if any. Passed as ``metadata`` to each
+    :class:`TaskItem` of the batch, which builds its own when it is first read."""
 
-    __slots__ = ("system", "template", "base", "sources", "columns")
+    __slots__ = ("base", "sources", "columns")
 
-    def __init__(self, system: str | None, template: str | None, base: dict[str, Any],
-                 sources: dict[int, dict[str, Any]] | None, columns: dict[int, dict[str, Any]] | None):
-        self.system, self.template = system, template
+    def __init__(self, base: dict[str, Any], sources: dict[int, dict[str, Any]] | None,
+                 columns: dict[int, dict[str, Any]] | None):
         self.base, self.sources, self.columns = base, sources, columns
-
-    def messages(self, prompt: str) -> tuple[dict[str, Any], ...]:
-        """The chat messages of the batch's item of question ``prompt``: system prompt (if any), user turn."""
-        user = self.template.format(question=prompt) if self.template else prompt
-        if self.system is None:
-            return ({"role": "user", "content": user},)
-        return ({"role": "system", "content": self.system}, {"role": "user", "content": user})
 
     def metadata(self, task_index: int) -> dict[str, Any]:
         """The metadata of the batch's item of task ``task_index``, with a fresh episode id."""
@@ -225,6 +210,8 @@ class DatasetProvider:
 
     def _build(self, idx: Sequence[int], prompts: list[str], truths: list[str | None]) -> list[TaskItem]:
         env = self.environment
+        template = env.prompt_template
+        system = self._system_text
         # A composite's items say which task they come from, as reasoning-gym's do.
         sources = ({i: {k: e["metadata"][k] for k in ("source_dataset", "source_index") if k in e["metadata"]}
                     for i, e in zip(idx, env.entries(list(idx)), strict=True)}
@@ -232,10 +219,17 @@ class DatasetProvider:
         # Per-row metadata columns (the huggingface adapter's metadata_columns), without replacing the item's own keys.
         rows = env.items_metadata(list(idx)) if callable(getattr(env, "items_metadata", None)) else None
         columns = None if rows is None else dict(zip(idx, rows, strict=True))
-        # An item's messages and metadata are built when first read.
-        batch = _BatchItems(self._system_text, env.prompt_template, env.item_metadata(0), sources, columns)
-        return [TaskItem(i, prompt, batch, truth, batch)  # type: ignore[arg-type]
-                for i, prompt, truth in zip(idx, prompts, truths, strict=True)]
+        # An item's metadata is built when first read (TaskItem.metadata).
+        batch = _BatchMetadata(env.item_metadata(0), sources, columns)
+        items = []
+        for i, prompt, truth in zip(idx, prompts, truths, strict=True):
+            user = template.format(question=prompt) if template else prompt
+            if system is None:
+                messages: tuple[dict[str, Any], ...] = ({"role": "user", "content": user},)
+            else:
+                messages = ({"role": "system", "content": system}, {"role": "user", "content": user})
+            items.append(TaskItem(i, prompt, messages, truth, batch))
+        return items
 
     def _python_items_skipping(self, idx: Sequence[int]) -> list[TaskItem]:
         """The items of an environment read through ``reset``, leaving out (and listing in ``skipped``) each task
