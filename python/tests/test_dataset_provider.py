@@ -53,3 +53,24 @@ def test_episode_ids_are_fresh_uuid4_strings(leg_env):
     for s in ids:
         u = uuid.UUID(s)
         assert u.version == 4 and u.variant == uuid.RFC_4122 and str(u) == s
+
+
+def test_metadata_is_built_when_first_read_and_behaves_as_a_field(leg_env):
+    import copy
+    import dataclasses
+    import pickle
+
+    a, b, c = DatasetProvider(leg_env).get_items([4, 5, 6])
+    assert "metadata" not in vars(a)  # not built by get_items
+    first = a.metadata
+    assert a.metadata is first and vars(a)["metadata"] is first and first["task_index"] == 4
+    back = pickle.loads(pickle.dumps(b))  # pickling builds it, on the item too
+    assert back == b and back.metadata == b.metadata and "_metadata_source" not in vars(back)
+    assert copy.deepcopy(c) == c and dataclasses.replace(c, prompt="x").metadata == c.metadata
+    assert repr(TaskItem(0, "p", (), None, {"k": 1})) == (
+        "TaskItem(task_index=0, prompt='p', messages=(), ground_truth=None, metadata={'k': 1}, "
+        "images=ObservationImages(task=(), state=()), available_tools=())")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        a.metadata = {}  # type: ignore[misc]
+    with pytest.raises(AttributeError, match="no attribute 'nope'"):
+        _ = a.nope  # type: ignore[attr-defined]

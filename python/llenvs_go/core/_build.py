@@ -2,8 +2,8 @@
 
 A frozen dataclass's ``__init__`` sets each field through ``object.__setattr__``
 and then runs ``__post_init__``. Where the library itself builds many instances
-from values it has already checked (a step's State, StepResult and Signals, a
-masked trajectory's spans), :func:`builder` makes a function that does only
+from values it has already checked (a step's State, StepResult and Signals),
+:func:`builder` makes a function that does only
 the setting, positionally, and may leave out fields that the class builds
 lazily (its ``__getattr__`` fills them from a source attribute the caller
 sets). The result is the same object: same class, fields, equality, hash,
@@ -14,9 +14,7 @@ them inline in the object: no dict per instance for the collector to scan.
 
 from __future__ import annotations
 
-import contextlib
-import gc
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 
@@ -37,22 +35,3 @@ def builder(cls: type, names: Sequence[str]) -> Callable[..., Any]:
     build = ns["build"]
     build.__qualname__ = f"build_{cls.__name__}"
     return build
-
-
-@contextlib.contextmanager
-def gc_paused() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector while a bulk of acyclic objects is built.
-
-    Building a million tuples of ints triggers a collection every few hundred
-    allocations, each scanning every tracked object alive; none of them can be
-    garbage, as nothing built here refers back to itself. Reference counting
-    still frees everything as usual. The collector is re-enabled on exit
-    (only if it was enabled on entry).
-    """
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()

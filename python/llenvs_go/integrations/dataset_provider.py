@@ -7,11 +7,9 @@ llenvs reads it: ``reset(options={"task_index": i})`` per item.
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import json
 import operator
-import os
 import sys
 import uuid
 from array import array
@@ -31,7 +29,7 @@ _UNSET: Any = object()
 _NO_IMAGES = ObservationImages()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class TaskItem:
     """One task as a training example.
 
@@ -50,6 +48,10 @@ class TaskItem:
             entry with its own metadata is ``environment.entries([task_index])``).
         images: images of the observation (none for text tasks).
         available_tools: tools offered to the model.
+
+    The ``metadata`` of an item that :meth:`DatasetProvider.get_items` made
+    for a Go-backed environment is built when first read (its episode id is
+    drawn then).
     """
 
     task_index: int
@@ -60,25 +62,65 @@ class TaskItem:
     images: ObservationImages = _NO_IMAGES
     available_tools: tuple[ToolDefinition, ...] = field(default=())
 
+    def __init__(self, task_index: int, prompt: str, messages: tuple[dict[str, Any], ...], ground_truth: str | None,
+                 metadata: dict[str, Any], images: ObservationImages = _NO_IMAGES,
+                 available_tools: tuple[ToolDefinition, ...] = ()) -> None:
+        # The dataclass's own __init__, except that ``metadata`` may be a _BatchMetadata (an item of a
+        # Go-backed batch), kept aside and turned into the item's dict when it is first read.
+        setattr_ = object.__setattr__
+        setattr_(self, "task_index", task_index)
+        setattr_(self, "prompt", prompt)
+        setattr_(self, "messages", messages)
+        setattr_(self, "ground_truth", ground_truth)
+        setattr_(self, "_metadata_source" if metadata.__class__ is _BatchMetadata else "metadata", metadata)
+        setattr_(self, "images", images)
+        setattr_(self, "available_tools", available_tools)
 
-_T6 = bytes(0x40 | (b & 0x0F) for b in range(256))  # uuid byte 6: version 4
-_T8 = bytes(0x80 | (b & 0x3F) for b in range(256))  # uuid byte 8: RFC 4122 variant
-_HEX_AT = [p for p in range(36) if p not in (8, 13, 18, 23)]  # where the 32 hex digits go in "8-4-4-4-12"
+    def __getattr__(self, name: str) -> Any:
+        # Only reached when ``metadata`` is not built yet.
+        if name == "metadata":
+            d = vars(self)
+            source = d.get("_metadata_source")
+            if source is not None:
+                # Cached as functools.cached_property does; setdefault keeps the first of two threads' reads.
+                metadata = d.setdefault("metadata", source.metadata(self.task_index))
+                d.pop("_metadata_source", None)
+                return metadata
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {f: getattr(self, f) for f in _ITEM_FIELDS}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        # Pickles hold every field (metadata built): set them as __init__ does.
+        for name, value in state.items():
+            object.__setattr__(self, name, value)
 
 
-def episode_ids(n: int) -> list[str]:
-    """``n`` random uuid4 strings, as ``str(uuid.uuid4())`` gives (built in bulk: ~0.3 µs each)."""
-    if n < 16:
-        return [str(uuid.uuid4()) for _ in range(n)]
-    raw = bytearray(os.urandom(16 * n))
-    raw[6::16] = raw[6::16].translate(_T6)
-    raw[8::16] = raw[8::16].translate(_T8)
-    hexed = raw.hex().encode("ascii")
-    out = bytearray(b"-" * (37 * n))
-    for j, p in enumerate(_HEX_AT):
-        out[p::37] = hexed[j::32]
-    out[36::37] = b"\n" * n
-    return out[:-1].decode("ascii").split("\n")
+_ITEM_FIELDS = ("task_index", "prompt", "messages", "ground_truth", "metadata", "images", "available_tools")
+
+
+class _BatchMetadata:
+    """What the metadata of a Go-backed batch's items are built from, when first read: the metadata every
+    item shares, and per task index the extra keys of its item, if any. Passed as ``metadata`` to each
+    :class:`TaskItem` of the batch, which builds its own when it is first read."""
+
+    __slots__ = ("base", "sources", "columns")
+
+    def __init__(self, base: dict[str, Any], sources: dict[int, dict[str, Any]] | None,
+                 columns: dict[int, dict[str, Any]] | None):
+        self.base, self.sources, self.columns = base, sources, columns
+
+    def metadata(self, task_index: int) -> dict[str, Any]:
+        """The metadata of the batch's item of task ``task_index``, with a fresh episode id."""
+        metadata = {"episode_id": str(uuid.uuid4()), **self.base}
+        metadata["task_index"] = task_index
+        if self.sources is not None:
+            metadata.update(self.sources[task_index])
+        if self.columns is not None:
+            for k, v in self.columns[task_index].items():
+                metadata.setdefault(k, v)
+        return metadata
 
 
 class DatasetProvider:
@@ -164,53 +206,29 @@ class DatasetProvider:
             prompts, truths = batch.column(1).to_pylist(), batch.column(2).to_pylist()
         else:
             prompts, truths = env.task_texts(idx)
-        # The items are acyclic, so the cyclic collector has nothing to find
-        # in them; pausing it while tens of thousands are built saves it from
-        # re-walking every live object of the process several times.
-        paused = gc.isenabled()
-        if paused:
-            gc.disable()
-        try:
-            items = self._build(idx, prompts, truths)
-        finally:
-            if paused:
-                gc.enable()
-        return items
+        return self._build(idx, prompts, truths)
 
     def _build(self, idx: Sequence[int], prompts: list[str], truths: list[str | None]) -> list[TaskItem]:
         env = self.environment
         template = env.prompt_template
         system = self._system_text
-        base = {"episode_id": "", **env.item_metadata(0)}
-        ids = episode_ids(len(idx))
         # A composite's items say which task they come from, as reasoning-gym's do.
-        sources = ([{k: e["metadata"][k] for k in ("source_dataset", "source_index") if k in e["metadata"]}
-                    for e in env.entries(list(idx))] if env.config["name"] == "composite" else None)
+        sources = ({i: {k: e["metadata"][k] for k in ("source_dataset", "source_index") if k in e["metadata"]}
+                    for i, e in zip(idx, env.entries(list(idx)), strict=True)}
+                   if env.config["name"] == "composite" else None)
         # Per-row metadata columns (the huggingface adapter's metadata_columns), without replacing the item's own keys.
-        columns = env.items_metadata(list(idx)) if callable(getattr(env, "items_metadata", None)) else None
-        new = object.__new__
-        set_dict = object.__setattr__
+        rows = env.items_metadata(list(idx)) if callable(getattr(env, "items_metadata", None)) else None
+        columns = None if rows is None else dict(zip(idx, rows, strict=True))
+        # An item's metadata is built when first read (TaskItem.metadata).
+        batch = _BatchMetadata(env.item_metadata(0), sources, columns)
         items = []
-        for i, prompt, truth, episode_id in zip(idx, prompts, truths, ids, strict=True):
+        for i, prompt, truth in zip(idx, prompts, truths, strict=True):
             user = template.format(question=prompt) if template else prompt
             if system is None:
                 messages: tuple[dict[str, Any], ...] = ({"role": "user", "content": user},)
             else:
                 messages = ({"role": "system", "content": system}, {"role": "user", "content": user})
-            metadata = base.copy()
-            metadata["episode_id"] = episode_id
-            metadata["task_index"] = i
-            if sources is not None:
-                metadata.update(sources[len(items)])
-            if columns is not None:
-                for k, v in columns[len(items)].items():
-                    metadata.setdefault(k, v)
-            # A frozen dataclass built without its __init__ (whose frozen
-            # __setattr__ per field dominates the cost of large batches).
-            item = new(TaskItem)
-            set_dict(item, "__dict__", {"task_index": i, "prompt": prompt, "messages": messages, "ground_truth": truth,
-                                        "metadata": metadata, "images": _NO_IMAGES, "available_tools": ()})
-            items.append(item)
+            items.append(TaskItem(i, prompt, messages, truth, batch))
         return items
 
     def _python_items_skipping(self, idx: Sequence[int]) -> list[TaskItem]:
@@ -376,7 +394,7 @@ def _progress(total: int, progress: bool | None, chunk_size: int) -> Any:
     return tqdm(total=total, unit="task", desc="to_hf_dataset")
 
 
-__all__ = ["DatasetProvider", "TaskItem", "episode_ids"]
+__all__ = ["DatasetProvider", "TaskItem"]
 
 
 def _rebuild_provider(environment: Any, system_prompt: Any) -> DatasetProvider:

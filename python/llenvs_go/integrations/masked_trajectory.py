@@ -6,8 +6,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from llenvs_go.core._build import builder, gc_paused
-
 _PROMPT, _MODEL, _ENV = 0, 1, 2
 #: The largest token id and ``max_length`` the Go core takes (they travel as int32).
 MAX_TOKEN_ID = 2**31 - 1
@@ -25,7 +23,7 @@ class TokenSpan:
     step_index: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class MaskedTrajectory:
     """A trajectory as training tensors.
 
@@ -55,15 +53,33 @@ class MaskedTrajectory:
     token_rewards: tuple[float, ...] = ()
     response_logprobs: tuple[float, ...] | None = None
 
+    def __init__(self, prompt_ids: tuple[int, ...], response_ids: tuple[int, ...], response_mask: tuple[int, ...],
+                 spans: tuple[TokenSpan, ...], rewards: tuple[float, ...], num_turns: int = 0,
+                 truncated: bool = False, token_rewards: tuple[float, ...] = (),
+                 response_logprobs: tuple[float, ...] | None = None) -> None:
+        # The dataclass's own __init__, except that ``spans`` may be a _PendingSpans (mask_batch's
+        # results), which is kept aside and turned into the spans when they are first read.
+        setattr_ = object.__setattr__
+        setattr_(self, "prompt_ids", prompt_ids)
+        setattr_(self, "response_ids", response_ids)
+        setattr_(self, "response_mask", response_mask)
+        setattr_(self, "_spans_pending" if spans.__class__ is _PendingSpans else "spans", spans)
+        setattr_(self, "rewards", rewards)
+        setattr_(self, "num_turns", num_turns)
+        setattr_(self, "truncated", truncated)
+        setattr_(self, "token_rewards", token_rewards)
+        setattr_(self, "response_logprobs", response_logprobs)
+
     def __getattr__(self, name: str) -> Any:
-        # Only reached when ``spans`` is not built yet: mask_batch builds them when first read.
+        # Only reached when ``spans`` is not built yet: mask_batch's results build them when first read.
         if name == "spans":
-            d = self.__dict__
-            source = d.get("_spans_source")
-            if source is not None:
-                d["spans"] = spans = source.spans(d["_spans_at"], self.response_ids, self.truncated)
-                d.pop("_spans_source", None)
-                d.pop("_spans_at", None)
+            d = vars(self)
+            pending = d.get("_spans_pending")
+            if pending is not None:
+                # Cached as functools.cached_property does; setdefault keeps the first of two threads' reads.
+                spans = d.setdefault("spans", pending.source.spans(pending.start, pending.stop, self.response_ids,
+                                                                   self.truncated))
+                d.pop("_spans_pending", None)
                 return spans
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
@@ -71,7 +87,9 @@ class MaskedTrajectory:
         return {f: getattr(self, f) for f in _MASKED_FIELDS}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state)
+        # Pickles hold every field (spans built): set them as __init__ does.
+        for name, value in state.items():
+            object.__setattr__(self, name, value)
 
     def to_dict(self) -> dict[str, Any]:
         """The tensors as lists: ``prompt_ids``, ``response_ids``, ``response_mask``, ``rewards``,
@@ -105,28 +123,26 @@ class _SpanSource:
         self.starts, self.ends, self.sources, self.steps, self.fragments = records
         self.decode = decode
 
-    def spans(self, at: tuple[int, int], response: tuple[int, ...], truncated: bool) -> tuple[TokenSpan, ...]:
-        """The spans ``at[0] .. at[1]`` of the batch over ``response``."""
-        texts, names, build = self.texts, _SOURCES, _build_span
+    def spans(self, start: int, stop: int, response: tuple[int, ...], truncated: bool) -> tuple[TokenSpan, ...]:
+        """The spans ``start .. stop`` of the batch over ``response``."""
+        texts, names = self.texts, _SOURCES
         starts, ends, sources, steps, frags = self.starts, self.ends, self.sources, self.steps, self.fragments
-        with gc_paused():  # tuples of ints and spans: no collection pass can free any of them
-            out = [build(texts[frags[k]], response[starts[k]:ends[k]], names[sources[k]], steps[k])
-                   for k in range(at[0], at[1])]
+        out = [TokenSpan(texts[frags[k]], response[starts[k]:ends[k]], names[sources[k]], steps[k])
+               for k in range(start, stop)]
         if truncated and self.decode is not None and out:  # the last span may be cut at max_length
             cut = out[-1]
-            out[-1] = build(self.decode(list(cut.token_ids)), cut.token_ids, cut.source, cut.step_index)
+            out[-1] = TokenSpan(self.decode(list(cut.token_ids)), cut.token_ids, cut.source, cut.step_index)
         return tuple(out)
 
 
-# ---------------------------------------------------------------------------------------------
-# The conversation: what an episode looks like as chat messages. The agent loops send these
-# messages to the model, and the masker renders the same ones, so the two always agree.
+class _PendingSpans:
+    """The spans of one trajectory of a batch, not built yet: rows ``start .. stop`` of its span source.
+    Passed as ``spans`` to :class:`MaskedTrajectory`, which builds them when they are first read."""
 
+    __slots__ = ("source", "start", "stop")
 
-_build_span = builder(TokenSpan, ("text", "token_ids", "source", "step_index"))
-_build_masked = builder(MaskedTrajectory, ("prompt_ids", "response_ids", "response_mask", "_spans_source",
-                                           "_spans_at", "rewards", "num_turns", "truncated", "token_rewards",
-                                           "response_logprobs"))
+    def __init__(self, source: _SpanSource, start: int, stop: int):
+        self.source, self.start, self.stop = source, start, stop
 
 
 # The classes are public at llenvs_go.integrations.token_mask, and pickles name them there.

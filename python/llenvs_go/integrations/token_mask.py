@@ -23,7 +23,6 @@ from typing import Any, Literal
 
 from llenvs_go import _native
 from llenvs_go._native import ffi
-from llenvs_go.core._build import gc_paused
 from llenvs_go.core.columns import BatchSlot
 from llenvs_go.core.trajectory import Trajectory, Transition
 from llenvs_go.integrations.chat_messages import (
@@ -42,7 +41,7 @@ from llenvs_go.integrations.masked_trajectory import (
     MAX_TOKEN_ID,
     MaskedTrajectory,
     TokenSpan,
-    _build_masked,
+    _PendingSpans,
     _SpanSource,
 )
 from llenvs_go.integrations.tokenization import _go_tokenizer, _GoTokenizer, _is_hf, _nfc, encode_many
@@ -409,10 +408,6 @@ class TrajectoryMasker:
 
     def _unpack(self, batch: Any, fr: _Fragments, rewards: list[list[float]]) -> list[MaskedTrajectory]:
         """MaskedTrajectories from the Go core's record batch (one row per trajectory; capi/masking.go)."""
-        with gc_paused():  # millions of acyclic tuples: no collection pass can free any of them
-            return self._unpack_all(batch, fr, rewards)
-
-    def _unpack_all(self, batch: Any, fr: _Fragments, rewards: list[list[float]]) -> list[MaskedTrajectory]:
         n = len(rewards)
         col = batch.column
         # Whole columns to lists at once (C loops over the Arrow buffers); per trajectory only slices of them.
@@ -434,7 +429,6 @@ class TrajectoryMasker:
         # The spans are built when first read (MaskedTrajectory.spans): most training code reads only
         # the tensors.
         span_source = _SpanSource(all_texts, recs, decode)
-        build_masked = _build_masked
         out = []
         for i in range(n):
             r0, r1 = ro[i], ro[i + 1]
@@ -452,9 +446,10 @@ class TrajectoryMasker:
                     lp = all_logprobs[frags[k]]
                     if lp is not None:
                         logprobs[start:end] = [float(x) for x in lp[:end - start]]
-            out.append(build_masked(
-                tuple(pids[po[i]:po[i + 1]]), response, tuple(mask[r0:r1]), span_source, (so[i], so[i + 1]),
-                tuple(rewards[i]), len(rewards[i]), bool(trunc[i]), tuple(token_rewards),
+            out.append(MaskedTrajectory(
+                tuple(pids[po[i]:po[i + 1]]), response, tuple(mask[r0:r1]),
+                _PendingSpans(span_source, so[i], so[i + 1]), tuple(rewards[i]), len(rewards[i]), bool(trunc[i]),
+                tuple(token_rewards),
                 None if logprobs is None else tuple(logprobs)))
         return out
 
