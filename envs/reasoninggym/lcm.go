@@ -29,15 +29,6 @@ func init() {
 }
 
 func (t *lcmTask) Generate(r *pycompat.Random, idx int64) (Entry, error) {
-	return t.generate(r, idx, true)
-}
-
-// Texts is Generate without the metadata (same draws, same question and answer).
-func (t *lcmTask) Texts(r *pycompat.Random, idx int64) (Entry, error) {
-	return t.generate(r, idx, false)
-}
-
-func (t *lcmTask) generate(r *pycompat.Random, idx int64, meta bool) (Entry, error) {
 	c := t.c
 	var numbers []int64
 	result := new(big.Int)
@@ -67,8 +58,8 @@ func (t *lcmTask) generate(r *pycompat.Random, idx int64, meta bool) (Entry, err
 		Question: "Find the Least Common Multiple (LCM) of these numbers: " + joinInts(numbers),
 		Answer:   result.String(),
 	}
-	if meta {
-		e.Metadata = map[string]any{
+	e.Meta = func() map[string]any {
+		return map[string]any{
 			"source_dataset": "lcm",
 			"source_index":   idx,
 			"numbers":        numbers,

@@ -58,15 +58,6 @@ func init() {
 }
 
 func (t *letterCounting) Generate(r *pycompat.Random, idx int64) (Entry, error) {
-	return t.generate(r, idx, true)
-}
-
-// Texts is Generate without the metadata (same draws, same question and answer).
-func (t *letterCounting) Texts(r *pycompat.Random, idx int64) (Entry, error) {
-	return t.generate(r, idx, false)
-}
-
-func (t *letterCounting) generate(r *pycompat.Random, idx int64, meta bool) (Entry, error) {
 	n := r.RandIntn(t.c.MinWords, t.c.MaxWords)
 	n = min(n, len(t.words))
 	start := r.RandIntn(0, len(t.words)-n)
@@ -93,8 +84,8 @@ func (t *letterCounting) generate(r *pycompat.Random, idx int64, meta bool) (Ent
 		Question: `How many times does the letter "` + string(target) + `" appear in the text: "` + joined + `"?`,
 		Answer:   strconv.Itoa(count),
 	}
-	if meta {
-		e.Metadata = map[string]any{
+	e.Meta = func() map[string]any {
+		return map[string]any{
 			"source_dataset": "letter_counting",
 			"source_index":   idx,
 			"span_length":    n,

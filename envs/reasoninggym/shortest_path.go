@@ -61,15 +61,6 @@ var puzzleDirs = []struct {
 }{{0, 1, "right"}, {1, 0, "down"}, {0, -1, "left"}, {-1, 0, "up"}}
 
 func (t *shortestPath) Generate(r *pycompat.Random, idx int64) (Entry, error) {
-	return t.generate(r, idx, true)
-}
-
-// Texts is Generate without the metadata (same draws, same question and answer).
-func (t *shortestPath) Texts(r *pycompat.Random, idx int64) (Entry, error) {
-	return t.generate(r, idx, false)
-}
-
-func (t *shortestPath) generate(r *pycompat.Random, idx int64, meta bool) (Entry, error) {
 	c := t.c
 	rows := r.RandIntn(c.MinRows, c.MaxRows)
 	cols := r.RandIntn(c.MinCols, c.MaxCols)
@@ -110,8 +101,8 @@ func (t *shortestPath) generate(r *pycompat.Random, idx int64, meta bool) (Entry
 		Question: shortestPathTemplate + strings.Join(lines, "\n") + "\n",
 		Answer:   answer,
 	}
-	if meta {
-		e.Metadata = map[string]any{
+	e.Meta = func() map[string]any {
+		return map[string]any{
 			"source_dataset": "shortest_path",
 			"source_index":   idx,
 			"matrix":         grid,

@@ -89,15 +89,6 @@ func (t *wordSorting) transform(w string, r *pycompat.Random) string {
 }
 
 func (t *wordSorting) Generate(r *pycompat.Random, idx int64) (Entry, error) {
-	return t.generate(r, idx, true)
-}
-
-// Texts is Generate without the metadata (same draws, same question and answer).
-func (t *wordSorting) Texts(r *pycompat.Random, idx int64) (Entry, error) {
-	return t.generate(r, idx, false)
-}
-
-func (t *wordSorting) generate(r *pycompat.Random, idx int64, meta bool) (Entry, error) {
 	count := r.RandIntn(t.c.MinWords, t.c.MaxWords)
 	if count > len(t.words) {
 		return Entry{}, fmt.Errorf("word_sorting: sample larger than population (%d words of %d)", count, len(t.words))
@@ -126,8 +117,8 @@ func (t *wordSorting) generate(r *pycompat.Random, idx int64, meta bool) (Entry,
 		Question: fmt.Sprintf(wordSortingTemplate, direction, strings.Join(transformed, ", ")),
 		Answer:   strings.Join(sorted, ", "),
 	}
-	if meta {
-		e.Metadata = map[string]any{
+	e.Meta = func() map[string]any {
+		return map[string]any{
 			"source_dataset":    "word_sorting",
 			"source_index":      idx,
 			"original_words":    original,
