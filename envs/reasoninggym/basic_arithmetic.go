@@ -67,7 +67,7 @@ func init() {
 var basicArithmeticTemplates = []string{"What is %s?", "Solve %s.", "Compute %s.", "Evaluate: %s."}
 
 func (t *basicArithmetic) Generate(r *pycompat.Random, idx int64) (Entry, error) {
-	c := t.c
+	c := &t.c
 	numTerms := r.RandIntn(c.MinTerms, c.MaxTerms)
 	numDigits := r.RandIntn(c.MinDigits, c.MaxDigits)
 	var (

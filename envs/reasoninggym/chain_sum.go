@@ -37,7 +37,7 @@ func init() {
 }
 
 func (t *chainSum) Generate(r *pycompat.Random, idx int64) (Entry, error) {
-	c := t.c
+	c := &t.c
 	numTerms := r.RandIntn(c.MinTerms, c.MaxTerms)
 	numDigits := r.RandIntn(c.MinDigits, c.MaxDigits)
 	var expr, answer string

@@ -90,7 +90,7 @@ const countdownFormat = "%s\n\nFinal answer format instructions:\n" +
 	"5. Do not include any other text or formatting.\n"
 
 func (t *countdown) Generate(r *pycompat.Random, idx int64) (Entry, error) {
-	c := t.c
+	c := &t.c
 	n := r.RandIntn(c.MinNumbers, c.MaxNumbers)
 	var (
 		nums   []int64

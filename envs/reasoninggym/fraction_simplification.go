@@ -88,7 +88,7 @@ func fracSimpItoa(v any) string {
 }
 
 func (t *fractionSimplification) Generate(r *pycompat.Random, idx int64) (Entry, error) {
-	c := t.c
+	c := &t.c
 	sn, sd, factor := 0, 0, 0
 	found := false
 	for attempt := 0; attempt < 10; attempt++ {

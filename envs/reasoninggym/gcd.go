@@ -52,7 +52,7 @@ func joinInts(nums []int64) string {
 }
 
 func (t *gcdTask) Generate(r *pycompat.Random, idx int64) (Entry, error) {
-	c := t.c
+	c := &t.c
 	var numbers []int64
 	var result int64
 	// Up to three rounds to find numbers with a GCD above 1; the last

@@ -29,7 +29,7 @@ func init() {
 }
 
 func (t *lcmTask) Generate(r *pycompat.Random, idx int64) (Entry, error) {
-	c := t.c
+	c := &t.c
 	var numbers []int64
 	result := new(big.Int)
 	product := new(big.Int)

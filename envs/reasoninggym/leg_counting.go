@@ -57,7 +57,7 @@ func init() {
 const legCountingPrefix = "Your task is to count how many legs there are in total when given a list of animals.\n\nNow, how many legs are there in total if you have "
 
 func (t *legCounting) Generate(r *pycompat.Random, idx int64) (Entry, error) {
-	c := t.c
+	c := &t.c
 	k := r.RandIntn(c.MinAnimals, c.MaxAnimals)
 	picks := r.SampleIndices(len(legCountingAnimals), k)
 	var b strings.Builder

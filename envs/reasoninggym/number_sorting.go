@@ -44,7 +44,7 @@ Please follow the instruction below:
 `
 
 func (t *numberSorting) Generate(r *pycompat.Random, idx int64) (Entry, error) {
-	c := t.c
+	c := &t.c
 	count := r.RandIntn(c.MinNumbers, c.MaxNumbers)
 	nums := make([]float64, count)
 	strs := make([]string, count)

@@ -61,7 +61,7 @@ var puzzleDirs = []struct {
 }{{0, 1, "right"}, {1, 0, "down"}, {0, -1, "left"}, {-1, 0, "up"}}
 
 func (t *shortestPath) Generate(r *pycompat.Random, idx int64) (Entry, error) {
-	c := t.c
+	c := &t.c
 	rows := r.RandIntn(c.MinRows, c.MaxRows)
 	cols := r.RandIntn(c.MinCols, c.MaxCols)
 	if rows*cols < 2 {

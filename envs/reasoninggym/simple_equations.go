@@ -85,7 +85,7 @@ var simpleEquationsTemplates = [][2]string{
 const simpleEquationsLetters = "abcdefghijklmnopqrstuvwxyz"
 
 func (t *simpleEquations) Generate(r *pycompat.Random, idx int64) (Entry, error) {
-	c := t.c
+	c := &t.c
 	variable := string(simpleEquationsLetters[r.ChoiceIndex(len(simpleEquationsLetters))])
 	numTerms := r.RandIntn(c.MinTerms, c.MaxTerms)
 	terms := make([]int64, numTerms)
