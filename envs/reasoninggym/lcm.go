@@ -54,11 +54,13 @@ func (t *lcmTask) Generate(r *pycompat.Random, idx int64) (Entry, error) {
 			break
 		}
 	}
+	answer := result.String()
 	e := Entry{
 		Question: "Find the Least Common Multiple (LCM) of these numbers: " + joinInts(numbers),
-		Answer:   result.String(),
+		Answer:   answer,
 	}
 	e.Meta = func() map[string]any {
+		result, _ := new(big.Int).SetString(answer, 10)
 		return map[string]any{
 			"source_dataset": "lcm",
 			"source_index":   idx,

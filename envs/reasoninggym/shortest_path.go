@@ -93,12 +93,23 @@ func (t *shortestPath) Generate(r *pycompat.Random, idx int64) (Entry, error) {
 	if len(path) > 0 {
 		answer = strings.Join(path, " ")
 	}
-	lines := make([]string, rows)
+	var q strings.Builder
+	q.Grow(len(shortestPathTemplate) + rows*cols*2 + 1)
+	q.WriteString(shortestPathTemplate)
 	for i, row := range grid {
-		lines[i] = strings.Join(row, " ")
+		if i > 0 {
+			q.WriteByte('\n')
+		}
+		for j, cell := range row {
+			if j > 0 {
+				q.WriteByte(' ')
+			}
+			q.WriteString(cell)
+		}
 	}
+	q.WriteByte('\n')
 	e := Entry{
-		Question: shortestPathTemplate + strings.Join(lines, "\n") + "\n",
+		Question: q.String(),
 		Answer:   answer,
 	}
 	e.Meta = func() map[string]any {
