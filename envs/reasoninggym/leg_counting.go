@@ -56,6 +56,9 @@ func init() {
 
 const legCountingPrefix = "Your task is to count how many legs there are in total when given a list of animals.\n\nNow, how many legs are there in total if you have "
 
+// Generate is reasoning-gym's __getitem__ for item idx: the same draws, in
+// the same order. The metadata is left to Entry.Meta, built from the drawn
+// values (picks, counts, total) only where it is read.
 func (t *legCounting) Generate(r *pycompat.Random, idx int64) (Entry, error) {
 	c := &t.c
 	k := r.RandIntn(c.MinAnimals, c.MaxAnimals)
@@ -84,7 +87,6 @@ func (t *legCounting) Generate(r *pycompat.Random, idx int64) (Entry, error) {
 	return Entry{
 		Question: b.String(),
 		Answer:   strconv.Itoa(total),
-		// The metadata, built from the drawn values when it is wanted.
 		Meta: func() map[string]any {
 			animals := make(map[string]any, k)
 			for j, p := range picks {
