@@ -219,6 +219,8 @@ func (e *Env) TaskTextsBulk(idx []int64, prompts []string, truths []*string, err
 	var at [seedGroup]int
 	flush := func(g int) {
 		pycompat.SeedSums(rs[:g], e.seed, group[:g])
+		// The group's answers share one allocation, which truths point into.
+		answers := make([]string, g)
 		for c := 0; c < g; c++ {
 			k := at[c]
 			q, a, err := e.texts(rs[c], group[c])
@@ -226,7 +228,8 @@ func (e *Env) TaskTextsBulk(idx []int64, prompts []string, truths []*string, err
 				errs[k] = err
 				continue
 			}
-			prompts[k], truths[k] = q, &a
+			answers[c] = a
+			prompts[k], truths[k] = q, &answers[c]
 		}
 	}
 	g := 0
