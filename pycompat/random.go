@@ -297,7 +297,15 @@ func (r *Random) SampleIndices(n, k int) []int {
 		setsize += int(math.Pow(4, math.Ceil(math.Log(float64(k*3))/math.Log(4))))
 	}
 	if n <= setsize {
-		pool := make([]int, n)
+		// A small population's pool lives on the stack: one allocation less
+		// per sample.
+		var buf [128]int
+		var pool []int
+		if n <= len(buf) {
+			pool = buf[:n]
+		} else {
+			pool = make([]int, n)
+		}
 		for i := range pool {
 			pool[i] = i
 		}

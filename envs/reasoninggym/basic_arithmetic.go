@@ -67,16 +67,7 @@ func init() {
 var basicArithmeticTemplates = []string{"What is %s?", "Solve %s.", "Compute %s.", "Evaluate: %s."}
 
 func (t *basicArithmetic) Generate(r *pycompat.Random, idx int64) (Entry, error) {
-	return t.generate(r, idx, true)
-}
-
-// Texts is Generate without the metadata (same draws, same question and answer).
-func (t *basicArithmetic) Texts(r *pycompat.Random, idx int64) (Entry, error) {
-	return t.generate(r, idx, false)
-}
-
-func (t *basicArithmetic) generate(r *pycompat.Random, idx int64, meta bool) (Entry, error) {
-	c := t.c
+	c := &t.c
 	numTerms := r.RandIntn(c.MinTerms, c.MaxTerms)
 	numDigits := r.RandIntn(c.MinDigits, c.MaxDigits)
 	var (
@@ -103,8 +94,8 @@ func (t *basicArithmetic) generate(r *pycompat.Random, idx int64, meta bool) (En
 		Question: question,
 		Answer:   result.String(),
 	}
-	if meta {
-		e.Metadata = map[string]any{
+	e.Meta = func() map[string]any {
+		return map[string]any{
 			"source_dataset": "basic_arithmetic",
 			"source_index":   idx,
 			"expression":     expr,

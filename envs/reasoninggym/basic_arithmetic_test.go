@@ -60,7 +60,7 @@ func TestBasicArithmeticErrorsLikePython(t *testing.T) {
 	task := mustTaskJSON(t, "basic_arithmetic", `{"whitespace": "random", "max_terms": 7}`)
 	var r pycompat.Random
 	r.SeedSum(42, 19350)
-	if _, err := task.Generate(&r, 19350); err == nil {
+	if _, err := Generate(task, &r, 19350); err == nil {
 		t.Error("seed 42 idx 19350: want ZeroDivisionError")
 	}
 }

@@ -37,16 +37,7 @@ func init() {
 }
 
 func (t *chainSum) Generate(r *pycompat.Random, idx int64) (Entry, error) {
-	return t.generate(r, idx, true)
-}
-
-// Texts is Generate without the metadata (same draws, same question and answer).
-func (t *chainSum) Texts(r *pycompat.Random, idx int64) (Entry, error) {
-	return t.generate(r, idx, false)
-}
-
-func (t *chainSum) generate(r *pycompat.Random, idx int64, meta bool) (Entry, error) {
-	c := t.c
+	c := &t.c
 	numTerms := r.RandIntn(c.MinTerms, c.MaxTerms)
 	numDigits := r.RandIntn(c.MinDigits, c.MaxDigits)
 	var expr, answer string
@@ -60,8 +51,8 @@ func (t *chainSum) generate(r *pycompat.Random, idx int64, meta bool) (Entry, er
 		Question: "State the final answer to the following arithmetic problem: " + expr + " =",
 		Answer:   answer,
 	}
-	if meta {
-		e.Metadata = map[string]any{
+	e.Meta = func() map[string]any {
+		return map[string]any{
 			"source_dataset": "chain_sum",
 			"source_index":   idx,
 			"num_terms":      numTerms,

@@ -90,16 +90,7 @@ const countdownFormat = "%s\n\nFinal answer format instructions:\n" +
 	"5. Do not include any other text or formatting.\n"
 
 func (t *countdown) Generate(r *pycompat.Random, idx int64) (Entry, error) {
-	return t.generate(r, idx, true)
-}
-
-// Texts is Generate without the metadata (same draws, same question and answer).
-func (t *countdown) Texts(r *pycompat.Random, idx int64) (Entry, error) {
-	return t.generate(r, idx, false)
-}
-
-func (t *countdown) generate(r *pycompat.Random, idx int64, meta bool) (Entry, error) {
-	c := t.c
+	c := &t.c
 	n := r.RandIntn(c.MinNumbers, c.MaxNumbers)
 	var (
 		nums   []int64
@@ -136,8 +127,8 @@ func (t *countdown) generate(r *pycompat.Random, idx int64, meta bool) (Entry, e
 		Question: fmt.Sprintf(countdownFormat, q),
 		Answer:   exprStr,
 	}
-	if meta {
-		e.Metadata = map[string]any{
+	e.Meta = func() map[string]any {
+		return map[string]any{
 			"source_dataset": "countdown",
 			"source_index":   idx,
 			"numbers":        nums,

@@ -212,7 +212,7 @@ func TestCountdownNoPanic(t *testing.T) {
 		for i := int64(0); i < 3000; i++ {
 			var r pycompat.Random
 			r.SeedSum(99, i)
-			e, err := tk.Generate(&r, i)
+			e, err := Generate(tk, &r, i)
 			if err != nil {
 				// reasoning-gym raises ValueError too when 100 candidates miss
 				// the target range.

@@ -148,7 +148,7 @@ func (e *Env) Entry(i int) (*Entry, error) {
 	}
 	r := randomPool.Get().(*pycompat.Random)
 	r.SeedSum(e.seed, int64(i))
-	gen, err := e.task.Generate(r, int64(i))
+	gen, err := Generate(e.task, r, int64(i))
 	randomPool.Put(r)
 	if err != nil {
 		return nil, fmt.Errorf("%s: generating item %d: %w", e.name, i, err)
@@ -219,6 +219,8 @@ func (e *Env) TaskTextsBulk(idx []int64, prompts []string, truths []*string, err
 	var at [seedGroup]int
 	flush := func(g int) {
 		pycompat.SeedSums(rs[:g], e.seed, group[:g])
+		// The group's answers share one allocation, which truths point into.
+		answers := make([]string, g)
 		for c := 0; c < g; c++ {
 			k := at[c]
 			q, a, err := e.texts(rs[c], group[c])
@@ -226,7 +228,8 @@ func (e *Env) TaskTextsBulk(idx []int64, prompts []string, truths []*string, err
 				errs[k] = err
 				continue
 			}
-			prompts[k], truths[k] = q, &a
+			answers[c] = a
+			prompts[k], truths[k] = q, &answers[c]
 		}
 	}
 	g := 0
@@ -275,12 +278,9 @@ func (e *Env) texts(r *pycompat.Random, i int64) (q, a string, err error) {
 			err = fmt.Errorf("%s: generating item %d: %v", e.name, i, p)
 		}
 	}()
-	var gen Entry
-	if tt, ok := e.task.(TextTask); ok {
-		gen, err = tt.Texts(r, i)
-	} else {
-		gen, err = e.task.Generate(r, i)
-	}
+	// Task.Generate, not Generate: the metadata, if left to Entry.Meta, is
+	// never built.
+	gen, err := e.task.Generate(r, i)
 	if err != nil {
 		return "", "", fmt.Errorf("%s: generating item %d: %w", e.name, i, err)
 	}
@@ -295,7 +295,7 @@ func (e *Env) generateErr(r *pycompat.Random, i int64) (ent *Entry, err error) {
 			ent, err = nil, fmt.Errorf("%s: generating item %d: %v", e.name, i, p)
 		}
 	}()
-	gen, err := e.task.Generate(r, i)
+	gen, err := Generate(e.task, r, i)
 	if err != nil {
 		return nil, fmt.Errorf("%s: generating item %d: %w", e.name, i, err)
 	}

@@ -88,16 +88,7 @@ func fracSimpItoa(v any) string {
 }
 
 func (t *fractionSimplification) Generate(r *pycompat.Random, idx int64) (Entry, error) {
-	return t.generate(r, idx, true)
-}
-
-// Texts is Generate without the metadata (same draws, same question and answer).
-func (t *fractionSimplification) Texts(r *pycompat.Random, idx int64) (Entry, error) {
-	return t.generate(r, idx, false)
-}
-
-func (t *fractionSimplification) generate(r *pycompat.Random, idx int64, meta bool) (Entry, error) {
-	c := t.c
+	c := &t.c
 	sn, sd, factor := 0, 0, 0
 	found := false
 	for attempt := 0; attempt < 10; attempt++ {
@@ -132,8 +123,8 @@ func (t *fractionSimplification) generate(r *pycompat.Random, idx int64, meta bo
 		Question: "Simplify the fraction " + fracSimpFormat(num, den, style) + " to its lowest terms. Give only the simplified fraction as your final answer.",
 		Answer:   fracSimpFormat(sn, sd, style),
 	}
-	if meta {
-		e.Metadata = map[string]any{
+	e.Meta = func() map[string]any {
+		return map[string]any{
 			"source_dataset":         "fraction_simplification",
 			"source_index":           idx,
 			"numerator":              num,

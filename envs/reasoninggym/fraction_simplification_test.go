@@ -28,7 +28,7 @@ func TestFractionSimplificationConfig(t *testing.T) {
 	task := mustTask(t, "fraction_simplification", map[string]any{"styles": []any{}})
 	var r pycompat.Random
 	r.SeedSum(42, 0)
-	if _, err := task.Generate(&r, 0); err == nil {
+	if _, err := Generate(task, &r, 0); err == nil {
 		t.Error("empty styles: Generate succeeded, want an error")
 	}
 }

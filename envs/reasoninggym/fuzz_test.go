@@ -44,7 +44,7 @@ func itemsForFuzz(tb testing.TB) []fuzzItem {
 			for idx := int64(0); idx < 4; idx++ {
 				var r pycompat.Random
 				r.SeedSum(42, idx)
-				e, err := task.Generate(&r, idx)
+				e, err := Generate(task, &r, idx)
 				if err != nil {
 					tb.Fatalf("%s item %d: %v", name, idx, err)
 				}
@@ -166,7 +166,7 @@ func FuzzTaskConfig(f *testing.F) {
 		for idx := int64(0); idx < 2; idx++ {
 			var r pycompat.Random
 			r.SeedSum(1, idx)
-			e, err := task.Generate(&r, idx)
+			e, err := Generate(task, &r, idx)
 			if err != nil {
 				continue
 			}

@@ -52,16 +52,7 @@ func joinInts(nums []int64) string {
 }
 
 func (t *gcdTask) Generate(r *pycompat.Random, idx int64) (Entry, error) {
-	return t.generate(r, idx, true)
-}
-
-// Texts is Generate without the metadata (same draws, same question and answer).
-func (t *gcdTask) Texts(r *pycompat.Random, idx int64) (Entry, error) {
-	return t.generate(r, idx, false)
-}
-
-func (t *gcdTask) generate(r *pycompat.Random, idx int64, meta bool) (Entry, error) {
-	c := t.c
+	c := &t.c
 	var numbers []int64
 	var result int64
 	// Up to three rounds to find numbers with a GCD above 1; the last
@@ -84,8 +75,8 @@ func (t *gcdTask) generate(r *pycompat.Random, idx int64, meta bool) (Entry, err
 		Question: "Find the Greatest Common Divisor (GCD) of these numbers: " + joinInts(numbers) + ". Give only the GCD as your final answer.",
 		Answer:   strconv.FormatInt(result, 10),
 	}
-	if meta {
-		e.Metadata = map[string]any{
+	e.Meta = func() map[string]any {
+		return map[string]any{
 			"source_dataset": "gcd",
 			"source_index":   idx,
 			"numbers":        numbers,

@@ -19,7 +19,7 @@ func BenchmarkGenerateLegCounting(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		r.SeedSum(42, int64(i))
-		if _, err := env.task.Generate(r, int64(i)); err != nil {
+		if _, err := Generate(env.task, r, int64(i)); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -29,7 +29,7 @@ func mustGenerate(t *testing.T, task Task, seed, idx int64) Entry {
 	t.Helper()
 	var r pycompat.Random
 	r.SeedSum(seed, idx)
-	e, err := task.Generate(&r, idx)
+	e, err := Generate(task, &r, idx)
 	if err != nil {
 		t.Fatalf("Generate(%d, %d): %v", seed, idx, err)
 	}
@@ -216,7 +216,7 @@ func checkGenerateNoPanic(t *testing.T, name string, params map[string]any, n in
 	for idx := int64(0); idx < n; idx++ {
 		var r pycompat.Random
 		r.SeedSum(1234, idx)
-		e, err := task.Generate(&r, idx)
+		e, err := Generate(task, &r, idx)
 		if err != nil {
 			t.Fatalf("%s %v item %d: %v", name, params, idx, err)
 		}
@@ -290,7 +290,7 @@ func checkNoPanicJSON(t *testing.T, name string, params []string, n int64, allow
 		for i := int64(0); i < n; i++ {
 			var r pycompat.Random
 			r.SeedSum(1234, i)
-			e, err := task.Generate(&r, i)
+			e, err := Generate(task, &r, i)
 			if err != nil {
 				if !allowErr {
 					t.Fatalf("%s %s idx %d: %v", name, p, i, err)

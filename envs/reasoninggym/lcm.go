@@ -29,16 +29,7 @@ func init() {
 }
 
 func (t *lcmTask) Generate(r *pycompat.Random, idx int64) (Entry, error) {
-	return t.generate(r, idx, true)
-}
-
-// Texts is Generate without the metadata (same draws, same question and answer).
-func (t *lcmTask) Texts(r *pycompat.Random, idx int64) (Entry, error) {
-	return t.generate(r, idx, false)
-}
-
-func (t *lcmTask) generate(r *pycompat.Random, idx int64, meta bool) (Entry, error) {
-	c := t.c
+	c := &t.c
 	var numbers []int64
 	result := new(big.Int)
 	product := new(big.Int)
@@ -63,12 +54,14 @@ func (t *lcmTask) generate(r *pycompat.Random, idx int64, meta bool) (Entry, err
 			break
 		}
 	}
+	answer := result.String()
 	e := Entry{
 		Question: "Find the Least Common Multiple (LCM) of these numbers: " + joinInts(numbers),
-		Answer:   result.String(),
+		Answer:   answer,
 	}
-	if meta {
-		e.Metadata = map[string]any{
+	e.Meta = func() map[string]any {
+		result, _ := new(big.Int).SetString(answer, 10)
+		return map[string]any{
 			"source_dataset": "lcm",
 			"source_index":   idx,
 			"numbers":        numbers,

@@ -56,33 +56,22 @@ func init() {
 
 const legCountingPrefix = "Your task is to count how many legs there are in total when given a list of animals.\n\nNow, how many legs are there in total if you have "
 
+// Generate is reasoning-gym's __getitem__ for item idx: the same draws, in
+// the same order. The metadata is left to Entry.Meta, built from the drawn
+// values (picks, counts, total) only where it is read.
 func (t *legCounting) Generate(r *pycompat.Random, idx int64) (Entry, error) {
-	return t.generate(r, idx, true)
-}
-
-// Texts is Generate without the metadata (same draws, same question and answer).
-func (t *legCounting) Texts(r *pycompat.Random, idx int64) (Entry, error) {
-	return t.generate(r, idx, false)
-}
-
-func (t *legCounting) generate(r *pycompat.Random, idx int64, meta bool) (Entry, error) {
-	c := t.c
+	c := &t.c
 	k := r.RandIntn(c.MinAnimals, c.MaxAnimals)
 	picks := r.SampleIndices(len(legCountingAnimals), k)
 	var b strings.Builder
 	b.Grow(len(legCountingPrefix) + 24*k + 2)
 	b.WriteString(legCountingPrefix)
-	var animals map[string]any
-	if meta {
-		animals = make(map[string]any, k)
-	}
+	counts := make([]int, k)
 	total := 0
 	for j, p := range picks {
 		a := legCountingAnimals[p]
 		count := r.RandIntn(c.MinInstances, c.MaxInstances)
-		if meta {
-			animals[a.name] = count
-		}
+		counts[j] = count
 		total += count * a.legs
 		if j > 0 {
 			b.WriteString(", ")
@@ -95,24 +84,27 @@ func (t *legCounting) generate(r *pycompat.Random, idx int64, meta bool) (Entry,
 		}
 	}
 	b.WriteString("?\n")
-	e := Entry{
+	return Entry{
 		Question: b.String(),
 		Answer:   strconv.Itoa(total),
-	}
-	if meta {
-		e.Metadata = map[string]any{
-			"source_dataset": "leg_counting",
-			"source_index":   idx,
-			"animals":        animals,
-			"num_animals":    len(animals),
-			"total_legs":     total,
-			"difficulty": map[string]any{
-				"num_animals":   []int{c.MinAnimals, c.MaxAnimals},
-				"num_instances": []int{c.MinInstances, c.MaxInstances},
-			},
-		}
-	}
-	return e, nil
+		Meta: func() map[string]any {
+			animals := make(map[string]any, k)
+			for j, p := range picks {
+				animals[legCountingAnimals[p].name] = counts[j]
+			}
+			return map[string]any{
+				"source_dataset": "leg_counting",
+				"source_index":   idx,
+				"animals":        animals,
+				"num_animals":    len(animals),
+				"total_legs":     total,
+				"difficulty": map[string]any{
+					"num_animals":   []int{c.MinAnimals, c.MaxAnimals},
+					"num_instances": []int{c.MinInstances, c.MaxInstances},
+				},
+			}
+		},
+	}, nil
 }
 
 func (t *legCounting) Score(answer string, ok bool, e *Entry) float64 {

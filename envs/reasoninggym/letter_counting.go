@@ -58,29 +58,22 @@ func init() {
 }
 
 func (t *letterCounting) Generate(r *pycompat.Random, idx int64) (Entry, error) {
-	return t.generate(r, idx, true)
-}
-
-// Texts is Generate without the metadata (same draws, same question and answer).
-func (t *letterCounting) Texts(r *pycompat.Random, idx int64) (Entry, error) {
-	return t.generate(r, idx, false)
-}
-
-func (t *letterCounting) generate(r *pycompat.Random, idx int64, meta bool) (Entry, error) {
 	n := r.RandIntn(t.c.MinWords, t.c.MaxWords)
 	n = min(n, len(t.words))
 	start := r.RandIntn(0, len(t.words)-n)
 	span := t.words[start : start+n]
 	joined := strings.Join(span, " ")
 
-	lowered := pycompat.Lower(strings.Join(span, ""))
-	target := letterCountingTarget(r, lowered)
-
+	var target rune
 	count := 0
-	if pycompat.IsASCII(lowered) {
-		// Lowering ASCII words one by one or joined gives the same letters.
-		count = strings.Count(lowered, string(target))
+	if tally, ok := letterCountingTally(joined); ok {
+		target = letterCountingChoice(r, letterCountingASCII(&tally), nil)
+		if target < utf8.RuneSelf {
+			count = tally[target]
+		}
 	} else {
+		lowered := pycompat.Lower(strings.Join(span, ""))
+		target = letterCountingTarget(r, lowered)
 		for _, w := range span {
 			for _, ch := range pycompat.Lower(w) {
 				if ch == target {
@@ -93,8 +86,8 @@ func (t *letterCounting) generate(r *pycompat.Random, idx int64, meta bool) (Ent
 		Question: `How many times does the letter "` + string(target) + `" appear in the text: "` + joined + `"?`,
 		Answer:   strconv.Itoa(count),
 	}
-	if meta {
-		e.Metadata = map[string]any{
+	e.Meta = func() map[string]any {
+		return map[string]any{
 			"source_dataset": "letter_counting",
 			"source_index":   idx,
 			"span_length":    n,
@@ -114,6 +107,35 @@ func (t *letterCounting) Score(answer string, ok bool, e *Entry) float64 {
 
 // letterCountingTarget draws the target letter: random.choice of the
 // sorted set of the code points of lowered ("a" when it is empty).
+// letterCountingTally counts the characters of the ASCII text s lowered,
+// spaces left out (the words have none, so those of joined words are the
+// separators); ok is false when s is not ASCII.
+func letterCountingTally(s string) (tally [utf8.RuneSelf]int, ok bool) {
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		if ch >= utf8.RuneSelf {
+			return tally, false
+		}
+		if 'A' <= ch && ch <= 'Z' {
+			ch += 'a' - 'A'
+		}
+		tally[ch]++
+	}
+	tally[' '] = 0
+	return tally, true
+}
+
+// letterCountingASCII is the set of the ASCII characters seen, indexed by
+// character.
+func letterCountingASCII(tally *[utf8.RuneSelf]int) (seen [utf8.RuneSelf]bool) {
+	for ch, n := range tally {
+		seen[ch] = n > 0
+	}
+	return seen
+}
+
+// letterCountingTarget is random.choice(sorted(set(lowered))), or "a" when
+// lowered is empty.
 func letterCountingTarget(r *pycompat.Random, lowered string) rune {
 	var ascii [utf8.RuneSelf]bool
 	var other map[rune]bool
@@ -127,6 +149,12 @@ func letterCountingTarget(r *pycompat.Random, lowered string) rune {
 			other[ch] = true
 		}
 	}
+	return letterCountingChoice(r, ascii, other)
+}
+
+// letterCountingChoice is random.choice of the sorted characters of ascii
+// and other, or "a" when there are none.
+func letterCountingChoice(r *pycompat.Random, ascii [utf8.RuneSelf]bool, other map[rune]bool) rune {
 	letters := make([]rune, 0, 64)
 	for ch, ok := range ascii {
 		if ok {

@@ -139,15 +139,6 @@ func (b *puzzleBoard4) rows() [][]int {
 }
 
 func (t *miniSudoku) Generate(r *pycompat.Random, idx int64) (Entry, error) {
-	return t.generate(r, idx, true)
-}
-
-// Texts is Generate without the metadata (same draws, same question and answer).
-func (t *miniSudoku) Texts(r *pycompat.Random, idx int64) (Entry, error) {
-	return t.generate(r, idx, false)
-}
-
-func (t *miniSudoku) generate(r *pycompat.Random, idx int64, meta bool) (Entry, error) {
 	var solved puzzleBoard4
 	ok := false
 	for attempt := 0; attempt < 100 && !ok; attempt++ {
@@ -210,8 +201,8 @@ func (t *miniSudoku) generate(r *pycompat.Random, idx int64, meta bool) (Entry, 
 		Question: question,
 		Answer:   solved.String(),
 	}
-	if meta {
-		e.Metadata = map[string]any{
+	e.Meta = func() map[string]any {
+		return map[string]any{
 			"source_dataset": "mini_sudoku",
 			"source_index":   idx,
 			"puzzle":         puzzle.rows(),

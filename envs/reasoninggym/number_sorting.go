@@ -44,16 +44,7 @@ Please follow the instruction below:
 `
 
 func (t *numberSorting) Generate(r *pycompat.Random, idx int64) (Entry, error) {
-	return t.generate(r, idx, true)
-}
-
-// Texts is Generate without the metadata (same draws, same question and answer).
-func (t *numberSorting) Texts(r *pycompat.Random, idx int64) (Entry, error) {
-	return t.generate(r, idx, false)
-}
-
-func (t *numberSorting) generate(r *pycompat.Random, idx int64, meta bool) (Entry, error) {
-	c := t.c
+	c := &t.c
 	count := r.RandIntn(c.MinNumbers, c.MaxNumbers)
 	nums := make([]float64, count)
 	strs := make([]string, count)
@@ -80,8 +71,8 @@ func (t *numberSorting) generate(r *pycompat.Random, idx int64, meta bool) (Entr
 		Question: "Sort these numbers in " + direction + " order: " + strings.Join(strs, ", ") + numberSortingInstruction,
 		Answer:   nsPyStrList(sorted),
 	}
-	if meta {
-		e.Metadata = map[string]any{
+	e.Meta = func() map[string]any {
+		return map[string]any{
 			"source_dataset":   "number_sorting",
 			"source_index":     idx,
 			"original_numbers": strs,

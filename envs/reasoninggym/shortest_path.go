@@ -61,16 +61,7 @@ var puzzleDirs = []struct {
 }{{0, 1, "right"}, {1, 0, "down"}, {0, -1, "left"}, {-1, 0, "up"}}
 
 func (t *shortestPath) Generate(r *pycompat.Random, idx int64) (Entry, error) {
-	return t.generate(r, idx, true)
-}
-
-// Texts is Generate without the metadata (same draws, same question and answer).
-func (t *shortestPath) Texts(r *pycompat.Random, idx int64) (Entry, error) {
-	return t.generate(r, idx, false)
-}
-
-func (t *shortestPath) generate(r *pycompat.Random, idx int64, meta bool) (Entry, error) {
-	c := t.c
+	c := &t.c
 	rows := r.RandIntn(c.MinRows, c.MaxRows)
 	cols := r.RandIntn(c.MinCols, c.MaxCols)
 	if rows*cols < 2 {
@@ -102,16 +93,27 @@ func (t *shortestPath) generate(r *pycompat.Random, idx int64, meta bool) (Entry
 	if len(path) > 0 {
 		answer = strings.Join(path, " ")
 	}
-	lines := make([]string, rows)
+	var q strings.Builder
+	q.Grow(len(shortestPathTemplate) + rows*cols*2 + 1)
+	q.WriteString(shortestPathTemplate)
 	for i, row := range grid {
-		lines[i] = strings.Join(row, " ")
+		if i > 0 {
+			q.WriteByte('\n')
+		}
+		for j, cell := range row {
+			if j > 0 {
+				q.WriteByte(' ')
+			}
+			q.WriteString(cell)
+		}
 	}
+	q.WriteByte('\n')
 	e := Entry{
-		Question: shortestPathTemplate + strings.Join(lines, "\n") + "\n",
+		Question: q.String(),
 		Answer:   answer,
 	}
-	if meta {
-		e.Metadata = map[string]any{
+	e.Meta = func() map[string]any {
+		return map[string]any{
 			"source_dataset": "shortest_path",
 			"source_index":   idx,
 			"matrix":         grid,

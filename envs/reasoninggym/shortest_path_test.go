@@ -28,7 +28,7 @@ func TestShortestPathConfig(t *testing.T) {
 	task := mustTask(t, "shortest_path", map[string]any{"min_rows": 1, "max_rows": 1, "min_cols": 1, "max_cols": 1})
 	var r pycompat.Random
 	r.SeedSum(42, 0)
-	if _, err := task.Generate(&r, 0); err == nil {
+	if _, err := Generate(task, &r, 0); err == nil {
 		t.Error("1x1 grid: Generate succeeded, want an error")
 	}
 }

@@ -85,16 +85,7 @@ var simpleEquationsTemplates = [][2]string{
 const simpleEquationsLetters = "abcdefghijklmnopqrstuvwxyz"
 
 func (t *simpleEquations) Generate(r *pycompat.Random, idx int64) (Entry, error) {
-	return t.generate(r, idx, true)
-}
-
-// Texts is Generate without the metadata (same draws, same question and answer).
-func (t *simpleEquations) Texts(r *pycompat.Random, idx int64) (Entry, error) {
-	return t.generate(r, idx, false)
-}
-
-func (t *simpleEquations) generate(r *pycompat.Random, idx int64, meta bool) (Entry, error) {
-	c := t.c
+	c := &t.c
 	variable := string(simpleEquationsLetters[r.ChoiceIndex(len(simpleEquationsLetters))])
 	numTerms := r.RandIntn(c.MinTerms, c.MaxTerms)
 	terms := make([]int64, numTerms)
@@ -158,8 +149,8 @@ func (t *simpleEquations) generate(r *pycompat.Random, idx int64, meta bool) (En
 		Question: tpl[0] + variable + tpl[1] + equation,
 		Answer:   strconv.FormatInt(solution, 10),
 	}
-	if meta {
-		e.Metadata = map[string]any{
+	e.Meta = func() map[string]any {
+		return map[string]any{
 			"source_dataset": "simple_equations",
 			"source_index":   idx,
 			"equation":       equation,

@@ -81,7 +81,7 @@ func TestSimpleEquationsWeightsLengthMismatch(t *testing.T) {
 	two := mustTaskJSON(t, "simple_equations", `{"operators_weights": [1.0], "min_terms": 2}`)
 	var r pycompat.Random
 	r.SeedSum(42, 0)
-	if _, err := two.Generate(&r, 0); err == nil {
+	if _, err := Generate(two, &r, 0); err == nil {
 		t.Error("want a ValueError for 1 weight and 3 operators")
 	}
 }

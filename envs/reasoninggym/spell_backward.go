@@ -70,15 +70,6 @@ func init() {
 }
 
 func (t *spellBackward) Generate(r *pycompat.Random, idx int64) (Entry, error) {
-	return t.generate(r, idx, true)
-}
-
-// Texts is Generate without the metadata (same draws, same question and answer).
-func (t *spellBackward) Texts(r *pycompat.Random, idx int64) (Entry, error) {
-	return t.generate(r, idx, false)
-}
-
-func (t *spellBackward) generate(r *pycompat.Random, idx int64, meta bool) (Entry, error) {
 	if len(t.words) == 0 {
 		return Entry{}, fmt.Errorf("spell_backward: no word of %d..%d characters in %s", t.c.MinWordLen, t.c.MaxWordLen, t.c.DataFile)
 	}
@@ -87,8 +78,8 @@ func (t *spellBackward) generate(r *pycompat.Random, idx int64, meta bool) (Entr
 		Question: "Spell this word backward (example: sun -> nus): " + word,
 		Answer:   pycompat.Reverse(word),
 	}
-	if meta {
-		e.Metadata = map[string]any{
+	e.Meta = func() map[string]any {
+		return map[string]any{
 			"source_dataset": "spell_backward",
 			"source_index":   idx,
 			"word":           word,

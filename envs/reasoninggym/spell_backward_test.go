@@ -56,7 +56,7 @@ func TestSpellBackwardNoPanic(t *testing.T) {
 	}
 	var r pycompat.Random
 	r.SeedSum(1, 0)
-	if _, err := tk.Generate(&r, 0); err == nil {
+	if _, err := Generate(tk, &r, 0); err == nil {
 		t.Error("no error for an empty word list")
 	}
 }

@@ -13,27 +13,49 @@ import (
 // Entry is one generated item: reasoning-gym's {"question", "answer",
 // "metadata"} dict. Metadata values are plain Go values that encode to the
 // JSON of the Python metadata (tuples become lists).
+//
+// A task's Generate may leave Metadata nil and set Meta instead: a func that
+// builds the metadata from the values the generator drew. The bulk paths
+// that need only the question and answer (datasets) then never build it,
+// and Generate (the package function) runs Meta for every other caller.
+// Meta must draw nothing from the generator and must not read state that a
+// later Generate changes: it may run after the generator has moved on.
 type Entry struct {
-	Question string         `json:"question"`
-	Answer   string         `json:"answer"`
-	Metadata map[string]any `json:"metadata"`
+	Question string                `json:"question"`
+	Answer   string                `json:"answer"`
+	Metadata map[string]any        `json:"metadata"`
+	Meta     func() map[string]any `json:"-"`
+}
+
+// BuildMetadata runs e.Meta, if set, into e.Metadata and clears it.
+func (e *Entry) BuildMetadata() {
+	if e.Meta != nil {
+		e.Metadata = e.Meta()
+		e.Meta = nil
+	}
 }
 
 // Task is one configured reasoning-gym dataset.
 type Task interface {
 	// Generate builds item idx; r is random.Random(seed + idx), already
-	// seeded, exactly as reasoning-gym seeds its per-item generator.
+	// seeded, exactly as reasoning-gym seeds its per-item generator. The
+	// entry's metadata may be left to Entry.Meta; the package function
+	// Generate returns it built.
 	Generate(r *pycompat.Random, idx int64) (Entry, error)
 	// Score is the dataset's score_answer(answer, entry); ok is false when
 	// answer is Python's None.
 	Score(answer string, ok bool, e *Entry) float64
 }
 
-// TextTask is a Task that can make an entry's question and answer without
-// its metadata, for the bulk paths that need only those (datasets). Texts
-// draws exactly what Generate draws, so both give the same texts.
-type TextTask interface {
-	Texts(r *pycompat.Random, idx int64) (Entry, error)
+// Generate is t's item idx with its metadata built (Task.Generate, then
+// Entry.BuildMetadata).
+func Generate(t Task, r *pycompat.Random, idx int64) (Entry, error) {
+	e, err := t.Generate(r, idx)
+	if err != nil {
+		return e, err
+	}
+	e.BuildMetadata()
+	return e, nil
 }
 
 // Options is what a task factory gets: the task's own config fields (those

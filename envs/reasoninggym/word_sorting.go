@@ -3,6 +3,7 @@ package reasoninggym
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -64,9 +65,48 @@ func init() {
 	})
 }
 
-const wordSortingTemplate = "Your task is to sort words in ascending or descending order using ASCII/Unicode ordering.\n\n" +
-	"Your output should be a comma-separated list of words, e.g. word_1, word_2, word_3\n\n" +
-	"Now, sort these words in %s order (using ASCII/Unicode ordering) and return them as a comma-separated list: %s\n"
+// The question template, in the two parts around the direction and the
+// words.
+const (
+	wordSortingHead = "Your task is to sort words in ascending or descending order using ASCII/Unicode ordering.\n\n" +
+		"Your output should be a comma-separated list of words, e.g. word_1, word_2, word_3\n\n" +
+		"Now, sort these words in "
+	wordSortingMid = " order (using ASCII/Unicode ordering) and return them as a comma-separated list: "
+)
+
+// wordSortingQuestion is the template filled with the direction and the
+// words joined by ", ".
+func wordSortingQuestion(direction string, words []string) string {
+	n := len(wordSortingHead) + len(direction) + len(wordSortingMid) + 1
+	for i, w := range words {
+		if i > 0 {
+			n += 2
+		}
+		n += len(w)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	b.WriteString(wordSortingHead)
+	b.WriteString(direction)
+	b.WriteString(wordSortingMid)
+	for i, w := range words {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(w)
+	}
+	b.WriteByte('\n')
+	return b.String()
+}
+
+// wordSortingMaxLen is the length in code points of the longest word.
+func wordSortingMaxLen(words []string) int {
+	n := 0
+	for _, w := range words {
+		n = max(n, pycompat.Len(w))
+	}
+	return n
+}
 
 func (t *wordSorting) transform(w string, r *pycompat.Random) string {
 	switch t.c.Transformation {
@@ -89,45 +129,35 @@ func (t *wordSorting) transform(w string, r *pycompat.Random) string {
 }
 
 func (t *wordSorting) Generate(r *pycompat.Random, idx int64) (Entry, error) {
-	return t.generate(r, idx, true)
-}
-
-// Texts is Generate without the metadata (same draws, same question and answer).
-func (t *wordSorting) Texts(r *pycompat.Random, idx int64) (Entry, error) {
-	return t.generate(r, idx, false)
-}
-
-func (t *wordSorting) generate(r *pycompat.Random, idx int64, meta bool) (Entry, error) {
 	count := r.RandIntn(t.c.MinWords, t.c.MaxWords)
 	if count > len(t.words) {
 		return Entry{}, fmt.Errorf("word_sorting: sample larger than population (%d words of %d)", count, len(t.words))
 	}
 	picks := r.SampleIndices(len(t.words), count)
 	original := make([]string, count)
-	transformed := make([]string, count)
-	maxLen := 0
 	for i, p := range picks {
 		original[i] = t.words[p]
-		maxLen = max(maxLen, pycompat.Len(original[i]))
 	}
-	for i, w := range original {
-		transformed[i] = t.transform(w, r)
+	transformed := original // the "original" transformation draws nothing
+	if t.c.Transformation != "original" {
+		transformed = make([]string, count)
+		for i, w := range original {
+			transformed[i] = t.transform(w, r)
+		}
 	}
-	sorted := append([]string(nil), transformed...)
-	sort.Strings(sorted)
+	sorted := slices.Clone(transformed)
+	slices.Sort(sorted)
 	direction := "ascending"
 	if r.ChoiceIndex(2) != 0 {
 		direction = "descending"
-		for i, j := 0, len(sorted)-1; i < j; i, j = i+1, j-1 {
-			sorted[i], sorted[j] = sorted[j], sorted[i]
-		}
+		slices.Reverse(sorted)
 	}
 	e := Entry{
-		Question: fmt.Sprintf(wordSortingTemplate, direction, strings.Join(transformed, ", ")),
+		Question: wordSortingQuestion(direction, transformed),
 		Answer:   strings.Join(sorted, ", "),
 	}
-	if meta {
-		e.Metadata = map[string]any{
+	e.Meta = func() map[string]any {
+		return map[string]any{
 			"source_dataset":    "word_sorting",
 			"source_index":      idx,
 			"original_words":    original,
@@ -135,7 +165,7 @@ func (t *wordSorting) generate(r *pycompat.Random, idx int64, meta bool) (Entry,
 			"transformed_words": transformed,
 			"direction":         direction,
 			"num_words":         count,
-			"word_length":       maxLen,
+			"word_length":       wordSortingMaxLen(original),
 			"difficulty": map[string]any{
 				"num_words":   []int{t.c.MinWords, t.c.MaxWords},
 				"word_length": []int{t.c.MinWordLength, t.c.MaxWordLength},

@@ -47,7 +47,7 @@ func run(name string, seed, start, n int64, params, dataDir string, score bool) 
 	gen := func(i int64) (reasoninggym.Entry, error) {
 		var r pycompat.Random
 		r.SeedSum(seed, i)
-		return t.Generate(&r, i)
+		return reasoninggym.Generate(t, &r, i)
 	}
 	w := bufio.NewWriter(os.Stdout)
 	defer w.Flush()
