@@ -18,7 +18,7 @@ episode, turn 2 is right for half of them, turn 3 is right for the rest; so
   turn for all episodes (rewards, flags and next prompts as columns).
 - ``env.step``: llenvs-go's per-episode API (``reset``/``step`` with llenvs'
   State objects, as a user or an agent loop takes them): the step sends only
-  the action and brings back only what changed (llenvs_episode_step_told);
+  the action and brings back only what changed (llenvs_episode_step);
   the step's ``info``, its signals' ``metadata`` and the state's
   ``hidden.entry`` are built when first read. The last row reads them on
   every step (the baseline builds them every step).
