@@ -20,8 +20,14 @@ episode, turn 2 is right for half of them, turn 3 is right for the rest; so
   State objects, as a user or an agent loop takes them): the step sends only
   the action and brings back only what changed (llenvs_episode_step);
   the step's ``info``, its signals' ``metadata`` and the state's
-  ``hidden.entry`` are built when first read. The last row reads them on
+  ``hidden.entry`` are built when first read. The next row reads them on
   every step (the baseline builds them every step).
+- ``llenvs' types alone``: no environment at all, only the objects any
+  per-episode step of llenvs' API returns (Observation, State, StateMetadata,
+  Signal, SignalBundle, StepResult), built through their constructors once
+  per step. It is the floor of ``env.step``: its ratio is the most a
+  per-episode step could reach against the baseline, which builds them too
+  (it resets nothing, so its ``x (all)`` is left out).
 
 Reported: median seconds per phase over the repeats, the min-max spread, steps
 per second, and the speed-up over the llenvs design (ratio of medians). The
@@ -250,6 +256,43 @@ def run_objects(n: int, read_details: bool = False) -> tuple[float, float, int, 
     return reset, clock() - t1, steps, reward
 
 
+def run_types_alone(n: int) -> tuple[float, float, int, float]:
+    """Build, per step of the same workload, the llenvs objects a per-episode step returns; nothing else."""
+    env = environment_registry.get("leg_counting", size=n, seed=SEED, iterative={"max_turns": MAX_TURNS})
+    states = [env.reset(options={"task_index": k})[0] for k in range(n)]
+    texts = scripted([s.hidden.expected_answer for s in states])
+    right = {turn: [f"<answer>{s.hidden.expected_answer}</answer>" in texts[turn][k] for k, s in enumerate(states)]
+             for turn in texts}
+    t1 = clock()
+    steps, reward = 0, 0.0
+    live = list(range(n))
+    for turn in range(1, MAX_TURNS + 1):
+        nxt = []
+        for k in live:
+            action = Action.from_text(texts[turn][k])
+            state = states[k]
+            r_ = 1.0 if right[turn][k] else 0.0
+            done = r_ == 1.0 or turn == MAX_TURNS
+            md = state.metadata
+            obs = Observation(prompt="Incorrect.", messages=(*state.observation.messages,
+                                                             {"role": "assistant", "content": action.text},
+                                                             {"role": "user", "content": "Incorrect."}))
+            next_state = State(observation=obs, hidden=state.hidden,
+                               metadata=StateMetadata(step=md.step + 1, episode_id=md.episode_id, is_terminal=done,
+                                                      info={**md.info, "response": action.text}))
+            signal = Signal(name="correctness", reward_type=RewardType.OUTCOME, reward=r_, feedback=None,
+                            weight=1.0, metadata=None)
+            r = StepResult(next_state=next_state, rewards=SignalBundle((signal,)), terminated=done,
+                           truncated=False, extracted_action=None, resolved_action=action.text, info=None)
+            steps += 1
+            reward += r.rewards.total
+            states[k] = r.next_state
+            if not r.done:
+                nxt.append(k)
+        live = nxt
+    return 0.0, clock() - t1, steps, reward
+
+
 def run_objects_read(n: int) -> tuple[float, float, int, float]:
     return run_objects(n, read_details=True)
 
@@ -276,7 +319,8 @@ def main() -> None:
     n = args.episodes
     rows = [("llenvs design (Python, reasoning-gym)", run_baseline), ("llenvs-go EpisodeBatch", run_batch),
             ("llenvs-go env.step per episode", run_objects),
-            ("  the same, info/metadata/entry read", run_objects_read)]
+            ("  the same, info/metadata/entry read", run_objects_read),
+            ("llenvs' types alone (a step's floor)", run_types_alone)]
     results = {name: measure(fn, n, args.repeats) for name, fn in rows}
     base = results[rows[0][0]]
     for name, r in results.items():
@@ -292,7 +336,8 @@ def main() -> None:
         med_step = statistics.median(r["step"])
         print(f"{name:40} {cell(r['reset']):>18} {cell(r['step']):>18} {r['steps'] / med_step:>10.0f} "
               f"{statistics.median(base['step']) / med_step:>10.1f} "
-              f"{statistics.median(base['total']) / statistics.median(r['total']):>8.1f}")
+              (f"{statistics.median(base['total']) / statistics.median(r['total']):>8.1f}" if max(r["reset"]) else
+                 f"{'-':>8}"))
 
 
 if __name__ == "__main__":

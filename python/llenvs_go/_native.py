@@ -184,10 +184,6 @@ _CHARPP = ffi.typeof("char **")
 _SIZEP = ffi.typeof("size_t *")
 _U64P = ffi.typeof("uint64_t *")
 
-# The C scanner of the json module: decodes one JSON value from a str with
-# none of json.loads' wrapping (encoding detection, trailing-space check);
-# the library's replies are exactly one value.
-
 _lock = threading.Lock()
 _lib: Any = None
 _loaded_pid: int | None = None
@@ -466,11 +462,10 @@ class StepDetails:
     are read, or when this object goes.
     """
 
-    __slots__ = ("_handle", "_pid", "_value", "__weakref__")
+    __slots__ = ("_handle", "_value", "__weakref__")
 
     def __init__(self, handle: int):
         self._handle = handle
-        self._pid = os.getpid()
         self._value: list[Any] | None = None
 
     def get(self) -> list[Any]:
@@ -478,7 +473,7 @@ class StepDetails:
         with _details_lock:
             v = self._value
             if v is None:
-                if os.getpid() != self._pid:
+                if _forked:  # the handle is the parent's (a child cannot call the library)
                     raise RuntimeError("the details of this step were not read before the process forked; read "
                                        "StepResult.info (or a signal's metadata) before forking, or pickle the "
                                        "result, which reads them")
@@ -499,7 +494,7 @@ class StepDetails:
 
     def __del__(self) -> None:
         h = self._handle
-        if h and os.getpid() == self._pid:
+        if h and not _forked:  # a forked child's copy is the parent's to close
             _unread_details.append(h)
             if len(_unread_details) >= _CLOSE_BUNCH:
                 close_unread_details()

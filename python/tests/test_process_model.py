@@ -92,6 +92,44 @@ def test_fork_after_load_raises_clear_error(leg_env):
     assert "spawn" in msg and "forkserver" in msg
 
 
+_STEPPED: dict = {}
+
+
+def _details_child(q):
+    unread, read = _STEPPED["unread"], _STEPPED["read"]
+    try:
+        q.put(("read", dict(read.info)))
+        dict(unread.info)
+        q.put(("unread", "no error"))
+    except RuntimeError as e:
+        q.put(("unread", str(e)))
+
+
+def test_step_details_unread_before_fork_raise_in_the_child():
+    from llenvs_go.core.registry import environment_registry
+    from llenvs_go.core.state import Action
+
+    env = environment_registry.get("leg_counting", size=4, seed=3, iterative={"max_turns": 3})
+    steps = []
+    for k in range(2):
+        state, _ = env.reset(options={"task_index": k})
+        steps.append(env.step(state, Action.from_text("<answer>-1</answer>")))
+    read_info = dict(steps[1].info)  # read in the parent: the child keeps the values
+    _STEPPED.update(unread=steps[0], read=steps[1])
+    ctx = mp.get_context("fork")
+    q = ctx.Queue()
+    p = ctx.Process(target=_details_child, args=(q,))
+    p.start()
+    p.join(60)
+    if p.is_alive():
+        p.kill()
+        pytest.fail("forked child hung")
+    got = dict(q.get(timeout=5) for _ in range(2))
+    assert got["read"] == read_info and read_info["turn"] == 1
+    assert "before the process forked" in got["unread"]
+    assert dict(steps[0].info)["turn"] == 1  # the parent can still read what the child could not
+
+
 def _spawn_child(scorer, q):
     q.put(scorer.score_batch([0, 1], ["<answer>100</answer>", "x"]).totals)
 
