@@ -28,6 +28,21 @@ type EnvConfig struct {
 	// Iterative, when set, wraps the environment in the iterative
 	// multi-turn wrapper with these settings (llenvs' IterativeConfig).
 	Iterative map[string]any `json:"iterative"`
+	// SystemMessage, when set, is the system message a multi-turn
+	// environment opens its conversation with (the text of the
+	// environment's system_prompt): the model is asked there for the
+	// answer format it is scored on. Single-turn environments leave
+	// messages to the dataset rows and ignore it.
+	SystemMessage *string `json:"system_message"`
+}
+
+// OpeningMessages are the first messages of a multi-turn conversation: the
+// system message, when there is one, then the first user turn.
+func OpeningMessages(system *string, user string) []Message {
+	if system == nil {
+		return []Message{{Role: "user", Content: user}}
+	}
+	return []Message{{Role: "system", Content: *system}, {Role: "user", Content: user}}
 }
 
 // MaxSize is the most tasks an environment may have (EnvConfig.Size).
@@ -114,7 +129,7 @@ func NewEnvironment(cfg EnvConfig) (Environment, error) {
 	if err != nil || cfg.Iterative == nil {
 		return env, err
 	}
-	return wrapIterative(env, cfg.Iterative)
+	return wrapIterative(env, cfg)
 }
 
 // BuildSignals returns the reward signals of a single-turn environment:

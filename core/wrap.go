@@ -5,9 +5,10 @@ import (
 	"sync"
 )
 
-// Wrapper builds an environment around inner from a configuration section
-// (e.g. the iterative multi-turn wrapper from EnvConfig.Iterative).
-type Wrapper func(inner Environment, cfg map[string]any) (Environment, error)
+// Wrapper builds an environment around inner from the configuration that
+// asked for it (the iterative multi-turn wrapper reads EnvConfig.Iterative
+// and EnvConfig.SystemMessage).
+type Wrapper func(inner Environment, cfg EnvConfig) (Environment, error)
 
 var (
 	iterativeMu sync.RWMutex
@@ -25,7 +26,7 @@ func RegisterIterative(w Wrapper) {
 	iterative = w
 }
 
-func wrapIterative(inner Environment, cfg map[string]any) (Environment, error) {
+func wrapIterative(inner Environment, cfg EnvConfig) (Environment, error) {
 	iterativeMu.RLock()
 	w := iterative
 	iterativeMu.RUnlock()

@@ -65,9 +65,10 @@ func DefaultConfig() Config {
 
 // Env is the calculator_arithmetic environment.
 type Env struct {
-	cfg   Config
-	tasks *reasoninggym.Env
-	tool  core.ToolDefinition
+	cfg    Config
+	tasks  *reasoninggym.Env
+	tool   core.ToolDefinition
+	system *string // the conversation's system message (nil: none)
 }
 
 // New builds the environment cfg describes.
@@ -105,7 +106,7 @@ func New(cfg core.EnvConfig) (*Env, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: task %s: %w", Name, c.Task, err)
 	}
-	return &Env{cfg: c, tasks: tasks, tool: Tool()}, nil
+	return &Env{cfg: c, tasks: tasks, tool: Tool(), system: cfg.SystemMessage}, nil
 }
 
 // Tool is the calculator's definition; Parameters is its JSON schema.
@@ -158,7 +159,7 @@ func (e *Env) Reset(r core.ResetRequest) (core.Start, error) {
 	}
 	prompt := e.Prompt(ent.Question)
 	truth := ent.Answer
-	msgs := []core.Message{{Role: "user", Content: prompt}}
+	msgs := core.OpeningMessages(e.system, prompt)
 	task := &core.Content{Text: ent.Question}
 	return core.Start{
 		Episode: &episode{env: e, index: r.TaskIndex, task: task, history: msgs},

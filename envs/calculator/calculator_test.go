@@ -225,3 +225,39 @@ func TestDeterministic(t *testing.T) {
 		}
 	}
 }
+
+func TestSystemMessageOpensTheConversation(t *testing.T) {
+	system := "Answer in <answer></answer> tags."
+	for _, sys := range []*string{nil, &system} {
+		seed, size := int64(3), int64(4)
+		env, err := New(core.EnvConfig{Name: Name, Adapter: "native", Seed: &seed, Size: &size,
+			AnswerExtractor: "tag_based", SystemMessage: sys})
+		if err != nil {
+			t.Fatal(err)
+		}
+		start, err := env.Reset(core.ResetRequest{TaskIndex: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := start.Episode.Step(txt(call("1+2")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []string{"user", "assistant", "tool"}
+		if sys != nil {
+			want = append([]string{"system"}, want...)
+		}
+		msgs := res.Observation.Messages
+		if len(msgs) != len(want) {
+			t.Fatalf("system %v: %d messages, want %v", sys != nil, len(msgs), want)
+		}
+		for k, m := range msgs {
+			if m.Role != want[k] {
+				t.Fatalf("system %v: message %d is %s, want %v", sys != nil, k, m.Role, want)
+			}
+		}
+		if sys != nil && (msgs[0].Content != system || start.Observation.Messages[0].Content != system) {
+			t.Fatalf("first message %q", msgs[0].Content)
+		}
+	}
+}

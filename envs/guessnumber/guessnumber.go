@@ -55,6 +55,7 @@ type Env struct {
 	size      int
 	seed      int64
 	extractor extract.Extractor
+	system    *string // the conversation's system message (nil: none)
 }
 
 // New builds the environment cfg describes.
@@ -84,7 +85,7 @@ func New(cfg core.EnvConfig) (*Env, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Env{cfg: c, size: size, seed: seed, extractor: ex}, nil
+	return &Env{cfg: c, size: size, seed: seed, extractor: ex, system: cfg.SystemMessage}, nil
 }
 
 // Spec describes the environment.
@@ -135,7 +136,7 @@ func (e *Env) Reset(r core.ResetRequest) (core.Start, error) {
 	}
 	prompt := e.Prompt()
 	truth := strconv.FormatInt(n, 10)
-	msgs := []core.Message{{Role: "user", Content: prompt}}
+	msgs := core.OpeningMessages(e.system, prompt)
 	return core.Start{
 		Episode:     &episode{env: e, number: n, history: msgs},
 		Observation: core.Observation{Prompt: prompt, Messages: append([]core.Message(nil), msgs...), Task: &core.Content{Text: prompt}},

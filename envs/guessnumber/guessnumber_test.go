@@ -144,3 +144,28 @@ func TestDeterministic(t *testing.T) {
 		t.Fatal("out-of-range index accepted")
 	}
 }
+
+func TestSystemMessageOpensTheConversation(t *testing.T) {
+	system := "Guess in <answer></answer> tags."
+	for _, sys := range []*string{nil, &system} {
+		seed, size := int64(3), int64(4)
+		env, err := New(core.EnvConfig{Name: Name, Adapter: "native", Seed: &seed, Size: &size,
+			AnswerExtractor: "tag_based", SystemMessage: sys})
+		if err != nil {
+			t.Fatal(err)
+		}
+		start, err := env.Reset(core.ResetRequest{TaskIndex: 0})
+		if err != nil {
+			t.Fatal(err)
+		}
+		msgs := start.Observation.Messages
+		want := 1
+		if sys != nil {
+			want = 2
+		}
+		if len(msgs) != want || msgs[len(msgs)-1].Role != "user" ||
+			(sys != nil && (msgs[0].Role != "system" || msgs[0].Content != system)) {
+			t.Fatalf("system %v: reset messages %+v", sys != nil, msgs)
+		}
+	}
+}

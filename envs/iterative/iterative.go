@@ -92,21 +92,29 @@ type Env struct {
 	name      string            // "<inner>_iterative"
 	pure      bool              // the inner step is pure
 	// scorer is the inner environment when it scores texts directly (a
-	// core.SingleTurn): Brief then scores without building a StepResult.
+	// core.SingleTurn): a step then scores without the inner step's StepResult.
 	scorer core.SingleTurn
 	// upperKeyword is the submit keyword upper-cased, as IsSubmit needs it.
 	upperKeyword string
-	// retry[left] is FeedbackPrompt(left, nil), for the first turns (Brief
-	// builds no feedback text).
+	// system opens every conversation as a system message (nil: none).
+	system *string
+	// retry[left] is FeedbackPrompt(left, nil), made once for the first
+	// turns (a wrong answer without feedback texts reuses it).
 	retry []string
 }
 
 // retryCache bounds the feedback prompts made once per environment.
 const retryCache = 64
 
-// Wrap builds the iterative environment around inner from raw settings.
-func Wrap(inner core.Environment, raw map[string]any) (core.Environment, error) {
-	return New(inner, raw)
+// Wrap builds the iterative environment around inner from the settings of
+// cfg.Iterative; its conversations open with cfg.SystemMessage, when set.
+func Wrap(inner core.Environment, cfg core.EnvConfig) (core.Environment, error) {
+	e, err := New(inner, cfg.Iterative)
+	if err != nil {
+		return nil, err
+	}
+	e.system = cfg.SystemMessage
+	return e, nil
 }
 
 // New builds the iterative environment around inner from raw settings.
@@ -254,10 +262,13 @@ func (e *Env) Reset(r core.ResetRequest) (core.Start, error) {
 	}
 	obs := start.Observation
 	prompt := InitialPrompt(obs.Prompt, e.cfg.MaxTurns, e.cfg.SubmitKeyword)
-	first := core.Message{Role: "user", Content: prompt}
-	msgs := append(append(make([]core.Message, 0, len(obs.Messages)+1+2*e.cfg.MaxTurns), obs.Messages...), first)
+	msgs := make([]core.Message, 0, len(obs.Messages)+2+2*e.cfg.MaxTurns)
+	if e.system != nil && (len(obs.Messages) == 0 || obs.Messages[0].Role != "system") {
+		msgs = append(msgs, core.Message{Role: "system", Content: *e.system})
+	}
+	msgs = append(append(msgs, obs.Messages...), core.Message{Role: "user", Content: prompt})
 	ep := &episode{env: e, req: r, inner: start.Episode, pure: e.pure, task: obs.Task,
-		base: len(obs.Messages), history: msgs}
+		base: len(msgs) - 1, history: msgs}
 	if ts, ok := e.scorer.(core.TaskScorer); ok {
 		if target, err := ts.Task(r.TaskIndex); err == nil {
 			ep.target = target
@@ -282,7 +293,7 @@ type episode struct {
 	inner   core.Episode
 	pure    bool
 	task    *core.Content
-	base    int // messages before the first user turn (the inner's own)
+	base    int // messages before the first user turn (the system message, the inner's own)
 	history []core.Message
 	turn    int
 	done    bool

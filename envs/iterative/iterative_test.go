@@ -244,3 +244,62 @@ func TestNewEnvironmentWraps(t *testing.T) {
 		t.Fatal("a bad iterative key was accepted")
 	}
 }
+
+// roles lists the roles of msgs.
+func roles(msgs []core.Message) string {
+	rs := make([]string, len(msgs))
+	for k, m := range msgs {
+		rs[k] = m.Role
+	}
+	return strings.Join(rs, ",")
+}
+
+func TestSystemMessageOpensTheConversation(t *testing.T) {
+	system := "Put your final answer in <answer></answer> tags."
+	seed := int64(1)
+	cases := []struct {
+		name      string
+		system    *string
+		history   bool
+		reset     string
+		afterTwo  string // after two wrong answers
+		firstText string
+	}{
+		{"no system message", nil, true, "user", "user,assistant,user,assistant,user", ""},
+		{"system message", &system, true, "system,user", "system,user,assistant,user,assistant,user", system},
+		{"system message, latest exchange only", &system, false, "system,user", "system,user,assistant,user", system},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			env, err := core.NewEnvironment(core.EnvConfig{Name: "leg_counting", Adapter: "reasoning_gym", Seed: &seed,
+				AnswerExtractor: "tag_based", SystemMessage: c.system,
+				Iterative: map[string]any{"max_turns": 3, "include_history": c.history}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			start, err := env.Reset(core.ResetRequest{TaskIndex: 3})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := roles(start.Observation.Messages); got != c.reset {
+				t.Fatalf("reset roles %s, want %s", got, c.reset)
+			}
+			var res core.StepResult
+			for k := 0; k < 2; k++ {
+				if res, err = start.Episode.Step(text("<answer>-1</answer>")); err != nil {
+					t.Fatal(err)
+				}
+			}
+			msgs := res.Observation.Messages
+			if got := roles(msgs); got != c.afterTwo {
+				t.Fatalf("roles after two steps %s, want %s", got, c.afterTwo)
+			}
+			if c.system != nil && msgs[0].Content != c.firstText {
+				t.Fatalf("first message %q", msgs[0].Content)
+			}
+			if !strings.Contains(msgs[len(msgs)-1].Content, "1 attempt left") {
+				t.Fatalf("last message %q", msgs[len(msgs)-1].Content)
+			}
+		})
+	}
+}

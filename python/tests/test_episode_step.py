@@ -90,19 +90,20 @@ def test_messages_are_built_from_the_previous_observation_and_survive_a_lost_ver
     env = iterative(max_turns=5)
     s, _ = env.reset(options={"task_index": 1})
     first = s.observation.messages
+    assert [m["role"] for m in first] == ["system", "user"]
     r = env.step(s, Action.from_text("<answer>-1</answer>"))
     msgs = r.next_state.observation.messages
-    assert msgs[:1] == first and msgs[1:] == ({"role": "assistant", "content": "<answer>-1</answer>"},
+    assert msgs[:2] == first and msgs[2:] == ({"role": "assistant", "content": "<answer>-1</answer>"},
                                               {"role": "user", "content": "Incorrect, 4 attempts left."})
     assert r.next_state.observation.task is s.observation.task  # unchanged parts are not rebuilt
     ep = s.hidden.episode
     ep.observed = None  # the caller lost track: the library sends the whole observation again
     r2 = env.step(r.next_state, Action.from_text("<answer>-2</answer>"))
-    assert r2.next_state.observation.messages[:3] == msgs and len(r2.next_state.observation.messages) == 5
+    assert r2.next_state.observation.messages[:4] == msgs and len(r2.next_state.observation.messages) == 6
     obs, version = ep.observed
     ep.observed = (obs, version + 100)  # a version the library does not have: the same
     r3 = env.step(r2.next_state, Action.from_text("<answer>-3</answer>"))
-    assert r3.next_state.observation.messages[:5] == r2.next_state.observation.messages
+    assert r3.next_state.observation.messages[:6] == r2.next_state.observation.messages
 
 
 def test_lazy_parts_keep_the_dataclass_contract():
@@ -135,9 +136,9 @@ def test_lone_surrogates_in_a_step_become_replacement_characters():
     env = iterative()
     s, _ = env.reset(options={"task_index": 0})
     r = env.step(s, Action.from_text("\ud800 <answer>-1</answer>"))  # a lone surrogate
-    assert r.info["turn"] == 1 and r.next_state.observation.messages[1]["content"] == "\ufffd <answer>-1</answer>"
+    assert r.info["turn"] == 1 and r.next_state.observation.messages[-2]["content"] == "\ufffd <answer>-1</answer>"
     r2 = env.step(r.next_state, Action.from_text("<answer>-2</answer>"))
-    assert len(r2.next_state.observation.messages) == 5
+    assert len(r2.next_state.observation.messages) == 6  # system, user, then two exchanges
 
 
 def test_step_errors_are_python_exceptions():

@@ -18,10 +18,12 @@ from llenvs_go import _native
 from llenvs_go.adapters.iterative import IterativeEnvironment
 from llenvs_go.core.config import EnvironmentConfig, IterativeConfig
 from llenvs_go.core.environment import EnvironmentSpec, StepResult
+from llenvs_go.core.prompts import REASONING_GYM_DEFAULT
 from llenvs_go.core.registry import environment_registry
 from llenvs_go.core.reward import RewardType, Signal, SignalBundle
 from llenvs_go.core.state import Action, Observation, ObservationContent, State, StateMetadata
 from llenvs_go.core.tools import ToolCall, ToolResultStatus
+from llenvs_go.integrations import DatasetProvider
 
 
 class PythonServed:
@@ -29,6 +31,7 @@ class PythonServed:
 
     def __init__(self, inner: Any):
         self.inner = inner
+        self.system_prompt = inner.system_prompt  # the answer-format prompt a Python environment declares
 
     @property
     def spec(self) -> EnvironmentSpec:
@@ -91,6 +94,36 @@ SCRIPTS = [
 ]
 
 
+@pytest.mark.parametrize("served", ["go", "python"])
+@pytest.mark.parametrize(("system_prompt", "expected"), [
+    ("default", REASONING_GYM_DEFAULT), ("Reply in <answer></answer> tags.", "Reply in <answer></answer> tags."),
+    (None, None)])
+def test_iterative_conversations_open_with_the_system_prompt(served, system_prompt, expected):
+    """The model is asked for the answer format it is scored on: reset, every step and the dataset items carry
+    the inner environment's system prompt first (none when it has none)."""
+    inner = leg(system_prompt=system_prompt)
+    env = IterativeEnvironment(inner if served == "go" else PythonServed(inner), {"include_history": False,
+                                                                                "max_turns": 4})
+    assert env.backend == ("native" if served == "go" else "python")
+    state, _ = env.reset(options={"task_index": 2})
+    steps = [state]
+    for _ in range(3):
+        state = env.step(state, Action.from_text("<answer>-1</answer>")).next_state
+        steps.append(state)
+    item = DatasetProvider(env)[2]
+    for msgs in [s.observation.messages for s in steps] + [item.messages]:
+        roles = [m["role"] for m in msgs]
+        if expected is None:
+            assert roles[0] == "user"
+            assert "system" not in roles
+        else:
+            assert roles[0] == "system" and msgs[0]["content"] == expected
+            assert roles.count("system") == 1
+    assert [m["role"] for m in steps[-1].observation.messages] == (
+        ["user", "assistant", "user"] if expected is None else ["system", "user", "assistant", "user"])
+    assert item.messages[-1] == steps[0].observation.messages[-1]
+
+
 @pytest.mark.parametrize(("cfg", "attempts"), SCRIPTS)
 def test_go_and_python_loops_agree(cfg, attempts):
     go, py = pair(**cfg)
@@ -108,13 +141,14 @@ def test_iterative_semantics():
         ("leg_counting_iterative", "iterative", 3, True, False)
     state, info = env.reset(options={"task_index": 4})
     assert info["max_turns"] == 3 and info["task_index"] == 4
-    assert state.observation.messages == ({"role": "user", "content": state.observation.prompt},)
+    assert state.observation.messages == ({"role": "system", "content": REASONING_GYM_DEFAULT},
+                                          {"role": "user", "content": state.observation.prompt})
     assert state.observation.prompt.endswith("You have 3 turn(s) to solve this task.\nWhen you are satisfied with "
                                              "your solution, write SUBMIT at the start of your response.")
     r = env.step(state, Action.from_text("<answer>-1</answer>"))
     assert r.next_state.observation.prompt == "Incorrect, 2 attempts left."
     assert not r.done and r.rewards.by_name("correctness").reward == 0.0
-    assert [m["role"] for m in r.next_state.observation.messages] == ["user", "assistant", "user"]
+    assert [m["role"] for m in r.next_state.observation.messages] == ["system", "user", "assistant", "user"]
     r = env.step(r.next_state, Action.from_text(f"<answer>{state.hidden.expected_answer}</answer>"))
     assert r.terminated and not r.truncated and r.total == 1.0 and r.info["solved"]
     assert r.next_state.observation.prompt == "Episode complete."

@@ -4,7 +4,9 @@ The model answers; when it is wrong it is told so ("Incorrect, N attempts
 left." and the environment's feedback) and tries again. The episode ends when
 the task is solved (the best outcome reward reaches ``solved_threshold``),
 when a response starts with the submit keyword, or when the turns run out
-(``truncated``). The first user turn is part of ``observation.messages``.
+(``truncated``). The first user turn is part of ``observation.messages``,
+after the inner environment's system prompt as a system message (it asks for
+the answer format attempts are scored on), as in the inner's dataset items.
 
 Around a Go-served environment the loop runs in Go; around any other
 environment (one written in Python, or a reasoning-gym task served by the
@@ -21,6 +23,7 @@ from typing import Any
 from llenvs_go.core.config import IterativeConfig, as_iterative_config
 from llenvs_go.core.environment import EnvironmentSpec, StepResult
 from llenvs_go.core.native import NativeEnvironment
+from llenvs_go.core.prompts import resolve_system_prompt
 from llenvs_go.core.reward import RewardType, SignalBundle
 from llenvs_go.core.state import Action, Observation, State, StateMetadata
 from llenvs_go.core.tools import ToolDefinition
@@ -178,6 +181,17 @@ class IterativeEnvironment:
         return len(self._inner)
 
     @property
+    def system_prompt(self) -> Any:
+        """The inner environment's system prompt: every conversation opens with it as a system message (it asks
+        for the answer format the attempts are scored on), and dataset items carry it."""
+        return getattr(self._inner, "system_prompt", None)
+
+    @property
+    def prompt_template(self) -> str | None:
+        """The inner environment's prompt template."""
+        return getattr(self._inner, "prompt_template", None)
+
+    @property
     def prompts(self) -> dict[str, str]:
         """``{}``."""
         return {}
@@ -211,10 +225,13 @@ class IterativeEnvironment:
         obs = inner_state.observation
         cfg = self._config
         prompt = initial_prompt(obs.prompt, cfg.max_turns, cfg.submit_keyword)
-        history = [*obs.messages, {"role": "user", "content": prompt}]
+        system = resolve_system_prompt(self.system_prompt)
+        opening = [{"role": "system", "content": system}] if system is not None and not (
+            obs.messages and obs.messages[0].get("role") == "system") else []
+        history = [*opening, *obs.messages, {"role": "user", "content": prompt}]
         hidden = inner_state.hidden
         task_index = getattr(hidden, "task_index", options.get("task_index"))
-        progress = _Progress(history, len(obs.messages), seed,
+        progress = _Progress(history, len(history) - 1, seed,
                              {k: v for k, v in options.items() if k != "episode_id"})
         state = State(
             observation=Observation(prompt=prompt, messages=tuple(history), tool_results=(),

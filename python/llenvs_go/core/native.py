@@ -21,7 +21,7 @@ from llenvs_go import _native
 from llenvs_go.core import items
 from llenvs_go.core.environment import EnvironmentSpec, StepResult
 from llenvs_go.core.lazy_mapping import LazyMapping
-from llenvs_go.core.prompts import check_prompt_template
+from llenvs_go.core.prompts import check_prompt_template, resolve_system_prompt
 from llenvs_go.core.reward import RewardType, Signal, SignalBundle
 from llenvs_go.core.state import Action, Observation, ObservationContent, State, StateMetadata
 from llenvs_go.core.tools import ToolDefinition, ToolParameter, ToolResult, ToolResultStatus
@@ -247,11 +247,13 @@ class NativeEnvironment:
         return self._handle, self._desc  # type: ignore[return-value]
 
     def _native_config(self) -> dict[str, Any]:
-        """The configuration the Go side of this environment is built from (Python reward objects left out)."""
-        if not self._python_rewards:
-            return self._config
-        return {**self._config, "extra_rewards": [r for r in self._config["extra_rewards"]
-                                                  if isinstance(r, (str, dict))]}
+        """The configuration the Go side of this environment is built from: Python reward objects left out,
+        and the system prompt's text as ``system_message``, which multi-turn conversations open with."""
+        c = self._config
+        if self._python_rewards:
+            c = {**c, "extra_rewards": [r for r in c["extra_rewards"] if isinstance(r, (str, dict))]}
+        system = resolve_system_prompt(self.system_prompt)
+        return c if system is None else {**c, "system_message": system}
 
     @property
     def handle(self) -> int:
