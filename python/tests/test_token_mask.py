@@ -254,3 +254,26 @@ def test_max_length_out_of_range_is_a_value_error(bad):
         with pytest.raises(TypeError, match="max_length must be None or an int"):
             masker(max_length=wrong)
     assert len(masker(max_length=2**31 - 1).mask_trajectory(interleaved()).response_ids) == 17
+
+
+def test_environment_messages_come_from_the_conversation_the_environment_keeps():
+    """An environment that keeps the conversation said what follows the model's turn there, once; one that
+    keeps none is read from its tool results and prompt."""
+    from llenvs_go.core.registry import environment_registry
+    from llenvs_go.core.trajectory import Transition
+    from llenvs_go.integrations.chat_messages import environment_messages
+
+    env = environment_registry.get("calculator_arithmetic", adapter="native", seed=1, size=4, max_turns=4)
+    s, _ = env.reset(options={"task_index": 0})
+    call = '<tool_call>\n{"name": "calculator", "arguments": {"expression": "2*21"}}\n</tool_call>'
+    r = env.step(s, Action.from_text(call))
+    assert "<tool_response>" in r.next_state.observation.prompt  # the prompt repeats the result as text
+    t = Transition(state=s, action=Action.from_text(call), next_state=r.next_state, rewards=r.rewards)
+    assert environment_messages(t) == [{"role": "tool", "content": "42", "tool_call_id": "call_1_0",
+                                        "name": "calculator"}]
+    no_history = dataclasses.replace(r.next_state, observation=dataclasses.replace(r.next_state.observation,
+                                                                                   messages=()))
+    t2 = Transition(state=s, action=Action.from_text(call), next_state=no_history, rewards=r.rewards)
+    got = environment_messages(t2)
+    assert got[0] == {"role": "tool", "tool_call_id": "call_1_0", "name": "calculator", "content": "42"}
+    assert got[1:] == [{"role": "user", "content": r.next_state.observation.prompt}]

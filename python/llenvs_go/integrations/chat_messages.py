@@ -42,15 +42,31 @@ def assistant_message(action: Action) -> dict[str, Any]:
 
 
 def environment_messages(transition: Transition[Any]) -> list[dict[str, Any]]:
-    """What the environment said after a step: one tool message per tool result, then the next prompt
-    as a user message when it changed (or when there was no tool result and it is not empty)."""
+    """What the environment said after a step, each thing once.
+
+    An environment that keeps the conversation (its observation's messages hold the model's turn) said
+    the messages after the model's last turn there, in its own roles: a tool result is one ``tool``
+    message, never repeated as user text. Otherwise: one tool message per tool result, then the next
+    prompt as a user message when it changed (or when there was no tool result and it is not empty).
+    """
     nxt = transition.next_state.observation
+    own = _after_last_assistant(nxt.messages)
+    if own is not None:
+        return own
     msgs: list[dict[str, Any]] = [
         {"role": "tool", "tool_call_id": r.call_id, "name": r.tool_name, "content": tool_result_text(r)}
         for r in nxt.tool_results]
     if nxt.prompt != transition.state.observation.prompt or (not msgs and nxt.prompt):
         msgs.append({"role": "user", "content": nxt.prompt})
     return msgs
+
+
+def _after_last_assistant(messages: Any) -> list[dict[str, Any]] | None:
+    """Copies of the messages after the last assistant message; None when there is none."""
+    for k in range(len(messages) - 1, -1, -1):
+        if messages[k].get("role") == "assistant":
+            return [dict(m) for m in messages[k + 1:]]
+    return None
 
 
 def _tools(state: State[Any]) -> list[dict[str, Any]] | None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import operator
+import os
 from collections.abc import Sequence
 from typing import Any, Literal
 
@@ -224,9 +225,10 @@ class TrajectoryMasker:
         key = json.dumps(tools, sort_keys=True)
         probe_user = {"role": "user", "content": "LLENVS_MARK_U"}
         gen = self._probes.setdefault(("gen", key), self.render([probe_user], generation_prompt=True, tools=tools))
-        prompt = self.render(self.template_messages(initial_messages(traj.initial_state)), generation_prompt=True,
-                             tools=tools)
+        initial = self.template_messages(initial_messages(traj.initial_state))
+        prompt = self.render(initial, generation_prompt=True, tools=tools)
         segs += (fr.text(prompt), _PROMPT, 0)
+        turns = []  # every turn but the last: the assistant message and the environment's answer
         ts = traj.transitions
         for k, t in enumerate(ts):
             a = t.action
@@ -235,6 +237,8 @@ class TrajectoryMasker:
             after = [{"role": "user", "content": "LLENVS_MARK_V"}] if last else self.turn_messages(t)
             body, env = self._split(self.render([probe_user, asst] + after, generation_prompt=not last, tools=tools),
                                     gen, eot)
+            if not last:
+                turns.append((asst, after))
             if a.token_ids is not None:
                 ids = a.token_ids
                 text = a.text if a.text is not None else body
@@ -248,6 +252,46 @@ class TrajectoryMasker:
                 segs += (fr.text(body), _MODEL, k)
             if not last and env:
                 segs += (fr.text(env), _ENV, k)
+        if turns:
+            self._check_turn_by_turn(initial, turns, tools, key)
+
+    def _check_turn_by_turn(self, initial: list[dict[str, Any]], turns: list[tuple[dict[str, Any], list[Any]]],
+                            tools: Any, tools_key: str) -> None:
+        """Raise TemplateError when the template lays out a conversation of this shape otherwise as a whole
+        (through the next generation prompt) than turn by turn, as the masker does: the ids would then not be
+        what the model saw. The check renders the shape (roles, tool calls, tools) with marker contents, so
+        what a template does to contents (think blocks, trimming: see docs/masking.md) is not judged here,
+        and it is made once per shape."""
+        n = [0]
+
+        def marked(m: dict[str, Any]) -> dict[str, Any]:
+            n[0] += 1  # an empty content stays empty: some templates lay out tool calls by it
+            return {**m, "content": f"LLENVS_MARK_{n[0]}" if m.get("content") else m.get("content")}
+
+        history = [marked(m) for m in initial]
+        steps = [(marked(a), [marked(m) for m in after]) for a, after in turns]
+        shape = ("shape", tools_key, tuple((m.get("role"), bool(m.get("tool_calls")))
+                                           for m in history + [x for a, after in steps for x in (a, *after)]))
+        if shape in self._probes:
+            return
+        gen = self._probes[("gen", tools_key)]
+        probe_user = {"role": "user", "content": "LLENVS_MARK_U"}
+        pieces = [self.render(history, generation_prompt=True, tools=tools)]
+        for asst, after in steps:
+            body, env = self._split(self.render([probe_user, asst, *after], generation_prompt=True, tools=tools),
+                                    gen, self._probe()["eot"])
+            pieces += (body, env)
+            history += [asst, *after]
+        laid_out = "".join(pieces)
+        whole = self.render(history, generation_prompt=True, tools=tools)
+        if whole != laid_out:
+            at = len(os.path.commonprefix([whole, laid_out]))
+            raise TemplateError(
+                f"the chat template renders this conversation ({', '.join(r for r, _ in shape[2])}) otherwise than "
+                f"turn by turn, from character {at}: {whole[at:at + 60]!r} where the turns give "
+                f"{laid_out[at:at + 60]!r}; it is not prefix-preserving, so the ids would not be what the model "
+                "saw. Mask with chat_template=False, or pass a template that keeps earlier turns as they were")
+        self._probes[shape] = True
 
     # -- masking -----------------------------------------------------------------------------
 

