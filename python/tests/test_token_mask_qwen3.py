@@ -340,3 +340,12 @@ def test_invariant_on_the_multi_turn_environments(tok):
         assert len(traj) >= 2
         m = check_invariant(masker, traj)
         assert m.num_turns == len(traj) and len(m.rewards) == len(traj)
+
+
+def test_template_check_of_qwen3(tok):
+    report = TrajectoryMasker(tok).check_template()
+    assert report["end_of_turn"] == "<|im_end|>" and report["tool_role"] and not report["merges_turns"]
+    assert report["earlier_reasoning"] == "dropped" and not report["trims"]  # Qwen3 strips earlier <think>
+    assert report["prefix_preserving"] == {"feedback": None, "system": None, "tools": None}
+    with pytest.raises(ValueError, match="uses no chat template"):
+        TrajectoryMasker(tok, chat_template=False).check_template()

@@ -134,6 +134,58 @@ class TrajectoryMasker:
         self._probes = {"eot": eot, "eot_id": eot_id, "tool_role": tool_role, "merge": merge}
         return self._probes
 
+    def check_template(self) -> dict[str, Any]:
+        """What the chat template does, found by rendering marker conversations: whether masks will be exact.
+
+        Returns ``end_of_turn`` (the string that closes an assistant turn, "" when there is none),
+        ``tool_role`` (tool messages are rendered as such; else they become user messages),
+        ``merges_turns`` (consecutive environment messages must be one), ``system_role`` (a system message
+        is rendered), ``earlier_reasoning`` (``"kept"``, or ``"dropped"`` when think blocks of earlier turns
+        leave later prompts), ``trims`` (turn contents are stripped of surrounding whitespace), and
+        ``prefix_preserving``: per conversation shape (``"feedback"``, ``"system"``, ``"tools"``), None when
+        the template lays it out turn by turn as the masker does, else why not (masks of such conversations
+        are refused, or the template itself refuses to render them). Raises TemplateError when the masker
+        does not use a chat template.
+        """
+        if not self.uses_chat_template:
+            raise TemplateError("this masker uses no chat template (chat_template=False, or the tokenizer has none)")
+        p = self._probe()
+        user = {"role": "user", "content": "LLENVS_MARK_U"}
+        sys_text = self.render([{"role": "system", "content": "LLENVS_MARK_S"}, user], generation_prompt=True)
+        think = "<think>LLENVS_MARK_R</think>LLENVS_MARK_A"
+        later = self.render([user, {"role": "assistant", "content": think}, {"role": "user", "content": "b"}],
+                            generation_prompt=True)
+        spaced = self.render([user, {"role": "assistant", "content": " LLENVS_MARK_W "}], generation_prompt=False)
+        calc = {"type": "function", "function": {"name": "calculator", "description": "Evaluate an expression.",
+                                                 "parameters": {"type": "object", "properties": {
+                                                     "expression": {"type": "string"}}, "required": ["expression"]}}}
+        call = {"role": "assistant", "content": "", "tool_calls": [
+            {"id": "c1", "type": "function", "function": {"name": "calculator", "arguments": {"expression": "1+2"}}}]}
+        tool = {"role": "tool", "tool_call_id": "c1", "name": "calculator", "content": "3"}
+        answer = {"role": "assistant", "content": "a"}
+        feedback = {"role": "user", "content": "f"}
+        shapes = {
+            "feedback": ([user], [(answer, [feedback]), (answer, [feedback])], None),
+            "system": ([{"role": "system", "content": "s"}, user], [(answer, [feedback])], None),
+            "tools": ([user], [(call, self.template_messages([tool])), (call, self.template_messages([tool])),
+                               (answer, [feedback])], [calc]),
+        }
+        prefix: dict[str, str | None] = {}
+        for name, (initial, turns, tools) in shapes.items():
+            key = json.dumps(tools, sort_keys=True)
+            self._probes.setdefault(("gen", key), self.render([user], generation_prompt=True, tools=tools))
+            try:
+                self._check_turn_by_turn(self.template_messages(initial), turns, tools, key)
+                prefix[name] = None
+            except TemplateError as e:
+                prefix[name] = str(e)
+            except Exception as e:  # noqa: BLE001 - the template's own refusal of the shape, reported as such
+                prefix[name] = f"the chat template cannot render this conversation: {type(e).__name__}: {e}"
+        return {"end_of_turn": p["eot"], "tool_role": p["tool_role"], "merges_turns": p["merge"],
+                "system_role": "LLENVS_MARK_S" in sys_text,
+                "earlier_reasoning": "kept" if "LLENVS_MARK_R" in later else "dropped",
+                "trims": " LLENVS_MARK_W " not in spaced, "prefix_preserving": prefix}
+
     def _special_tokens(self) -> list[str]:
         toks = set(getattr(self.tokenizer, "all_special_tokens", None) or ())
         decoder = getattr(self.tokenizer, "added_tokens_decoder", None) or {}
