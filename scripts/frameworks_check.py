@@ -142,6 +142,44 @@ def trl_python_environment(tokenizer_dir: str) -> str:
     return f"2 steps, rewards/length_reward/mean {means}, grad_norm {grads}"
 
 
+@check("TRL GRPOTrainer, environment_factory (calculator_arithmetic, tools as methods)")
+def trl_environment_factory(tokenizer_dir: str) -> str:
+    import datasets
+    import torch
+    from transformers import AutoTokenizer
+    from trl import GRPOConfig, GRPOTrainer
+
+    from llenvs_go.core.registry import environment_registry
+    from llenvs_go.integrations import DatasetProvider
+    from llenvs_go.integrations.trl_environment import make_environment_factory
+
+    torch.manual_seed(0)
+    env = environment_registry.get("calculator_arithmetic", adapter="native", seed=3, size=16, max_turns=3)
+    items = DatasetProvider(env).get_items(list(range(8)))
+    dataset = datasets.Dataset.from_list([{"prompt": list(it.messages), "task_index": it.task_index} for it in items])
+    factory = make_environment_factory(env)
+    tokenizer = AutoTokenizer.from_pretrained(tokenizer_dir)
+    with tempfile.TemporaryDirectory() as out:
+        args = GRPOConfig(output_dir=out, use_cpu=True, per_device_train_batch_size=4, num_generations=2,
+                          max_completion_length=24, beta=0.0, max_steps=2, logging_steps=1, report_to=[],
+                          save_strategy="no", seed=0, bf16=False)
+        trainer = GRPOTrainer(model=tiny_model(tokenizer), reward_funcs=factory.reward_func, args=args,
+                              train_dataset=dataset, processing_class=tokenizer, environment_factory=factory)
+        trainer.train()
+    assert trainer.state.global_step == 2, f"{trainer.state.global_step} optimisation steps"
+    assert [t.__name__ for t in trainer.tools] == ["calculator"], trainer.tools
+    key = "rewards/llenvs_environment_reward/mean"
+    logged = [h[key] for h in trainer.state.log_history if key in h]
+    assert logged, f"no reward logged under the function's name: {trainer.state.log_history}"
+    used = [e for e in trainer.environments if e.task_index is not None]
+    assert used and all(e.done or e.steps >= 1 for e in used), [(e.task_index, e.steps) for e in used]
+    assert {e.task_index for e in used} <= set(range(8))
+    # an episode's total is its answer's correctness (tool_validity has weight 0): 0 or 1, never a tool error
+    assert all(e.total in (0.0, 1.0) for e in used), [e.total for e in used]
+    return (f"GRPOTrainer 2 steps with environment_factory, {len(trainer.environments)} environments, "
+            f"{key}={logged}")
+
+
 def trl_run(tokenizer_dir: str, conversational: bool) -> str:
     import torch
     from transformers import AutoTokenizer
@@ -564,6 +602,7 @@ def main() -> int:
             check("TRL GRPOTrainer, conversational dataset")(trl_run)(args.tokenizer, True)
             check("TRL GRPOTrainer, standard dataset")(trl_run)(args.tokenizer, False)
             trl_python_environment(args.tokenizer)
+            trl_environment_factory(args.tokenizer)
     failed = [name for name, ok, _ in RESULTS if not ok]
     print(json.dumps({"passed": [n for n, ok, _ in RESULTS if ok], "failed": failed}, indent=1))
     return len(failed)

@@ -1,0 +1,99 @@
+"""make_environment_factory: an llenvs environment as the object TRL's GRPOTrainer(environment_factory=...)
+makes per rollout, driven the way TRL 1.16 drives it (its tool discovery, transformers' schema reader, the
+reward call with environments=). The real trainer runs it in scripts/frameworks_check.py."""
+
+from __future__ import annotations
+
+import inspect
+
+import pytest
+
+from llenvs_go.core.registry import environment_registry
+from llenvs_go.core.tools import ToolDefinition
+from llenvs_go.integrations import DatasetProvider
+from llenvs_go.integrations.trl_environment import make_environment_factory
+
+transformers = pytest.importorskip("transformers")
+
+
+def trl_tools(instance):
+    """The methods TRL exposes as tools: public functions of the class other than reset and get_reward."""
+    return {n: getattr(instance, n) for n, _ in inspect.getmembers(type(instance), predicate=inspect.isfunction)
+            if n not in ("reset", "get_reward") and not n.startswith("_")}
+
+
+def calculator():
+    return environment_registry.get("calculator_arithmetic", adapter="native", seed=5, size=8, max_turns=4)
+
+
+def test_tools_are_methods_with_the_environments_schema():
+    env = calculator()
+    instance = make_environment_factory(env)()
+    tools = trl_tools(instance)
+    assert list(tools) == ["calculator"]
+    schema = transformers.utils.get_json_schema(tools["calculator"])
+    want = env.available_tools[0].to_openai_schema()["function"]
+    assert schema["function"]["name"] == "calculator"
+    assert schema["function"]["parameters"]["required"] == ["expression"]
+    assert schema["function"]["parameters"]["properties"]["expression"]["type"] == "string"
+    assert schema["function"]["description"] == want["description"]
+    assert not hasattr(type(instance), "get_reward")  # the reward needs the completion: reward_func has it
+
+
+@pytest.mark.parametrize("right", [True, False])
+def test_a_rollout_as_trl_drives_it(right):
+    env = calculator()
+    factory = make_environment_factory(env)
+    item = DatasetProvider(env)[3]
+    a, b = factory(), factory()
+    row = {"prompt": list(item.messages), "task_index": 3}
+    assert a.reset(**row) is None and b.reset(**row) is None
+    assert trl_tools(a)["calculator"](expression="2*21") == "42"
+    assert "error" in trl_tools(a)["calculator"](expression="1/").lower()  # a bad call is the model's tool error
+    answer = item.ground_truth if right else "-999999"
+    completions = [[{"role": "assistant", "content": "", "tool_calls": []}, {"role": "tool", "content": "42"},
+                    {"role": "assistant", "content": f"<answer>{answer}</answer>"}],
+                   [{"role": "assistant", "content": "no idea"}]]
+    rewards = factory.reward_func(completions=completions, environments=[a, b], prompts=[row["prompt"]] * 2)
+    assert rewards == [1.0 if right else 0.0, 0.0]
+    assert a.done and a.steps == 3 and b.done is False  # b had no answer: told to answer, not ended
+    assert factory.reward_func(completions=completions, environments=[a, b]) == rewards  # scored once
+
+
+def test_feedback_environments_get_a_submit_tool():
+    env = environment_registry.get("leg_counting", size=6, seed=2, iterative={"max_turns": 3})
+    factory = make_environment_factory(env)
+    e = factory()
+    assert list(trl_tools(e)) == ["submit"]
+    assert transformers.utils.get_json_schema(e.submit)["function"]["parameters"]["required"] == ["response"]
+    e.reset(prompt=[], task_index=4)
+    assert e.submit(response="<answer>-1</answer>") == "Incorrect, 2 attempts left."
+    truth = e.state.hidden.expected_answer
+    assert factory.reward_func(completions=[f"<answer>{truth}</answer>"], environments=[e]) == [1.0]
+
+
+def test_bad_use_is_a_clear_error():
+    env = calculator()
+    factory = make_environment_factory(env)
+    e = factory()
+    with pytest.raises(ValueError, match="no 'task_index' column"):
+        e.reset(prompt="x")
+    with pytest.raises(RuntimeError, match="reset"):
+        factory.reward_func(completions=["x"], environments=[e])
+    with pytest.raises(TypeError, match="environments="):
+        factory.reward_func(completions=["x"])
+    with pytest.raises(ValueError, match="1 completions but 2 environments"):
+        factory.reward_func(completions=["x"], environments=[e, e])
+
+    class Reserved:
+        spec = env.spec
+        available_tools = (ToolDefinition(name="reset", description="d"),)
+
+        def reset(self, **_):
+            raise AssertionError
+
+        def step(self, *_):
+            raise AssertionError
+
+    with pytest.raises(ValueError, match="'reset' cannot be a method"):
+        make_environment_factory(Reserved())
