@@ -334,10 +334,10 @@ def main() -> None:
             return f"{statistics.median(xs):.3f} [{min(xs):.3f}-{max(xs):.3f}]"
 
         med_step = statistics.median(r["step"])
+        whole = (f"{statistics.median(base['total']) / statistics.median(r['total']):>8.1f}" if max(r["reset"])
+                 else f"{'-':>8}")
         print(f"{name:40} {cell(r['reset']):>18} {cell(r['step']):>18} {r['steps'] / med_step:>10.0f} "
-              f"{statistics.median(base['step']) / med_step:>10.1f} "
-              (f"{statistics.median(base['total']) / statistics.median(r['total']):>8.1f}" if max(r["reset"]) else
-                 f"{'-':>8}"))
+              f"{statistics.median(base['step']) / med_step:>10.1f} {whole}")
 
 
 if __name__ == "__main__":
