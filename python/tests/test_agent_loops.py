@@ -232,6 +232,7 @@ def test_episode_to_trajectory_errors():
 
 
 def test_trajectory_recorder_records_while_passing_through():
+    from llenvs_go.core.environment import Environment
     from llenvs_go.core.state import Action
     from llenvs_go.core.trajectory import Trajectory
     from llenvs_go.integrations import TrajectoryRecorder
@@ -239,6 +240,7 @@ def test_trajectory_recorder_records_while_passing_through():
     env = leg_iterative()
     rec = TrajectoryRecorder(env)
     assert rec.spec == env.spec and len(rec) == len(env) and rec.available_tools == env.available_tools
+    assert isinstance(rec, Environment)
     with pytest.raises(RuntimeError, match="call reset"):
         _ = rec.trajectory
     state, _ = rec.reset(options={"task_index": 2})

@@ -75,7 +75,8 @@ class TrajectoryRecorder:
         self.env = env
         self._trajectory: Trajectory[Any] | None = None
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[State[Any], Any]:
+    def reset(self, *, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[State[Any], dict[str, Any]]:
         """``env.reset(seed=seed, options=options)``; starts a new trajectory from the state it returns."""
         state, info = self.env.reset(seed=seed, options=options)
         self._trajectory = Trajectory.create(state)
