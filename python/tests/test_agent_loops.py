@@ -227,6 +227,8 @@ def test_episode_to_trajectory_errors():
         episode_to_trajectory(reset[0], [("x", {"next_state": result.next_state})])  # type: ignore[list-item]
     with pytest.raises(TypeError, match=r"step 0 must be an \(action, step_result\) pair, got StepResult"):
         episode_to_trajectory(reset[0], [result])  # type: ignore[list-item]
+    with pytest.raises(TypeError, match=r"step 0 must be an \(action, step_result\) pair, got tuple of length 1"):
+        episode_to_trajectory(reset[0], [(result,)])  # type: ignore[list-item]
     with pytest.raises(TypeError, match="steps must be an iterable of .action, step_result. pairs, got dict"):
         episode_to_trajectory(reset[0], {"x": result})  # type: ignore[arg-type]
 

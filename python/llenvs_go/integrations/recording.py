@@ -52,7 +52,8 @@ def episode_to_trajectory(initial_state: State[Any],
     pairs: list[tuple[Action, StepResult[Any]]] = []
     for k, step in enumerate(steps):
         if not isinstance(step, tuple | list) or len(step) != 2:
-            raise TypeError(f"step {k} must be an (action, step_result) pair, got {type(step).__name__}")
+            size = f" of length {len(step)}" if isinstance(step, tuple | list) else ""
+            raise TypeError(f"step {k} must be an (action, step_result) pair, got {type(step).__name__}{size}")
         pairs.append((_action(step[0], k), step[1]))
     return Trajectory.from_steps(initial_state, pairs)
 
