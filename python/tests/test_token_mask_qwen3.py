@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
+from collections.abc import Mapping
 
 import pytest
 from mask_helpers import MultiTurnMockEnv, qwen3_dir, state, tool_episode, trajectory
 
 from llenvs_go.core.state import Action
 from llenvs_go.core.tools import ToolCall, ToolResult
+from llenvs_go.core.trajectory import Trajectory
 from llenvs_go.integrations import TrajectoryMasker
 from llenvs_go.integrations.agent_loop import LLEnvsAgentLoop
 from llenvs_go.integrations.token_mask import encode_many
@@ -304,18 +306,15 @@ def test_go_tokenizer_equals_hugging_face(tok, monkeypatch):
 
 def _played(env, task_index, actions):
     """A trajectory of ``env`` played with scripted actions until it ends."""
-    from llenvs_go.core.trajectory import Trajectory, Transition
-
-    s, _ = env.reset(options={"task_index": task_index})
-    traj = Trajectory.create(s)
+    s0, _ = env.reset(options={"task_index": task_index})
+    s, steps = s0, []
     for action in actions:
         r = env.step(s, action)
-        traj.add_transition(Transition(state=s, action=action, next_state=r.next_state, rewards=r.rewards,
-                                       resolved_action=r.resolved_action, info=r.info))
+        steps.append((action, r))
         s = r.next_state
         if r.done:
             break
-    return traj
+    return Trajectory.from_steps(s0, steps)
 
 
 def test_invariant_on_the_multi_turn_environments(tok):
@@ -349,3 +348,38 @@ def test_template_check_of_qwen3(tok):
     assert report["prefix_preserving"] == {"feedback": None, "system": None, "tools": None}
     with pytest.raises(ValueError, match="uses no chat template"):
         TrajectoryMasker(tok, chat_template=False).check_template()
+
+
+def _ids(rendered):
+    """The ids of ``apply_chat_template(..., tokenize=True)``: a list, or a mapping's ``input_ids``."""
+    return list(rendered["input_ids"] if isinstance(rendered, Mapping) else rendered)
+
+
+def test_generate_fn_renders_the_prompt_the_masker_lays_out(tok):
+    """A generate_fn given ``tools=`` renders with the template the ids the masker's prompt_ids hold: the
+    tools block included (without the tools it renders another prompt)."""
+    from llenvs_go.core.registry import environment_registry
+
+    env = environment_registry.get("calculator_arithmetic", adapter="native", seed=1, max_turns=4)
+    turns = ['<tool_call>\n{"name": "calculator", "arguments": {"expression": "6 * 7"}}\n</tool_call>',
+             "<answer>42</answer>"]
+    rendered: list[list[int]] = []
+    bare: list[list[int]] = []
+
+    async def generate_fn(messages, tools=None):
+        rendered.append(_ids(tok.apply_chat_template(messages, tools=tools, add_generation_prompt=True)))
+        bare.append(_ids(tok.apply_chat_template(messages, add_generation_prompt=True)))
+        return turns[len(rendered) - 1]
+
+    loop = LLEnvsAgentLoop(env, tok, max_steps=4)
+    played = asyncio.run(loop.play(task_index=0, generate_fn=generate_fn))
+    prompt_ids = played.result["prompt_ids"]
+    assert played.result["num_turns"] == 2
+    text = tok.decode(prompt_ids)
+    assert "# Tools" in text and '"name": "calculator"' in text
+    assert rendered[0] == prompt_ids
+    assert bare[0] != prompt_ids and "# Tools" not in tok.decode(bare[0])
+    # at the next turn too: the conversation rendered with the tools is the masker's next-turn context
+    one = Trajectory.create(played.trajectory.initial_state)
+    one.add_transition(played.trajectory.transitions[0])
+    assert rendered[1] == loop.masker.next_prompt_ids(one)

@@ -123,3 +123,75 @@ def test_checkpoint_at_start_branches_empty():
     traj.add_transition(tr(0, 1.0))
     b = traj.branch("zero")
     assert len(b) == 0 and b.current_state is traj.initial_state
+
+
+# -- from an episode played with reset/step ---------------------------------------------------------
+
+
+def _leg_episode(answers: list[str]):
+    """A real iterative leg_counting episode played with reset/step: the initial state and the steps."""
+    from llenvs_go.core.registry import environment_registry
+
+    env = environment_registry.get("leg_counting", size=20, seed=3, iterative={"max_turns": 3})
+    state, _ = env.reset(options={"task_index": 2})
+    s0, steps = state, []
+    for text in answers:
+        action = Action.from_text(text)
+        result = env.step(state, action)
+        steps.append((action, result))
+        state = result.next_state
+        if result.done:
+            break
+    return s0, steps
+
+
+def test_from_steps_carries_what_each_step_returned():
+    s0, steps = _leg_episode(["<answer>-1</answer>", "no tags at all", "<answer>-2</answer>"])
+    traj = Trajectory.from_steps(s0, steps)
+    assert len(traj) == 3 and traj.initial_state is s0 and traj.episode_id == s0.metadata.episode_id
+    prev = s0
+    for t, (action, result) in zip(traj.transitions, steps, strict=True):
+        assert t.state is prev and t.action is action and t.next_state is result.next_state
+        assert t.rewards == result.rewards
+        assert t.resolved_action == result.resolved_action and t.extracted_action == result.extracted_action
+        assert t.info == dict(result.info) and type(t.info) is dict
+        prev = result.next_state
+    assert traj.transitions[0].extracted_action == "-1"  # the step's own extraction, not dropped
+    assert traj.transitions[0].info["turn"] == 1 and "turns_remaining" in traj.transitions[0].info
+    assert traj.total_reward == sum(r.rewards.total for _, r in steps)
+    assert traj.current_state is steps[-1][1].next_state and traj.is_terminal == steps[-1][1].done
+
+
+def test_from_steps_of_nothing_is_the_initial_state():
+    s0, _ = _leg_episode([])
+    traj = Trajectory.from_steps(s0, iter(()))
+    assert len(traj) == 0 and traj.current_state is s0
+
+
+def test_transition_from_step_is_what_from_steps_builds():
+    from llenvs_go.core.trajectory import transition_from_step
+
+    s0, steps = _leg_episode(["<answer>-1</answer>"])
+    action, result = steps[0]
+    assert transition_from_step(s0, action, result) == Trajectory.from_steps(s0, steps).transitions[0]
+    with pytest.raises(TypeError, match=r"result must be the .*StepResult.*got a tuple"):
+        transition_from_step(s0, action, (result.next_state, 0.0))  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"action must be .*Action.*got str"):
+        transition_from_step(s0, "<answer>1</answer>", result)  # type: ignore[arg-type]
+
+
+def test_from_steps_refuses_what_is_not_a_state_and_pairs():
+    s0, steps = _leg_episode(["<answer>-1</answer>", "<answer>-2</answer>"])
+    action, result = steps[0]
+    with pytest.raises(TypeError, match=r"initial_state must be .*State, got a tuple \(env.reset returns"):
+        Trajectory.from_steps((s0, {}), steps)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="steps must be an iterable of .action, step_result. pairs, got int"):
+        Trajectory.from_steps(s0, 3)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="steps must be an iterable"):
+        Trajectory.from_steps(s0, "abc")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"step 1 must be an \(action, step_result\) pair, got a tuple of length 3"):
+        Trajectory.from_steps(s0, [steps[0], (action, result, 1.0)])  # type: ignore[list-item]
+    with pytest.raises(TypeError, match=r"step 0 must be an \(Action, StepResult\) pair.*got \(StepResult, Action\)"):
+        Trajectory.from_steps(s0, [(result, action)])  # type: ignore[list-item]
+    with pytest.raises(TypeError, match=r"got \(str, StepResult\)"):
+        Trajectory.from_steps(s0, [("<answer>-1</answer>", result)])  # type: ignore[list-item]

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
+from llenvs_go.core.environment import StepResult
 from llenvs_go.core.reward import SignalBundle
 from llenvs_go.core.state import Action, State
 
@@ -26,6 +28,34 @@ class Transition(Generic[HiddenT]):
     resolved_action: str | None = None
     extracted_action: str | None = None
     info: dict[str, Any] = field(default_factory=dict)
+
+
+def _type_name(value: Any) -> str:
+    return "a tuple" if isinstance(value, tuple) else type(value).__name__
+
+
+def transition_from_step(state: State[HiddenT], action: Action, result: StepResult[HiddenT]) -> Transition[HiddenT]:
+    """The transition of one ``env.step(state, action)`` that returned ``result``.
+
+    It carries the result's ``next_state``, ``rewards``, ``resolved_action``, ``extracted_action`` and
+    ``info`` (copied into a plain dict). The agent loops record their steps with this function, so a
+    trajectory built by hand from the same steps is the same.
+
+    Raises TypeError when ``state`` is not a ``State``, ``action`` not an ``Action`` or ``result`` not
+    a ``StepResult``.
+    """
+    if not isinstance(state, State):
+        hint = " (env.reset returns (state, info): pass the state)" if isinstance(state, tuple) else ""
+        raise TypeError(f"state must be a llenvs_go.core.state.State, got {_type_name(state)}{hint}")
+    if not isinstance(action, Action):
+        raise TypeError(f"action must be a llenvs_go.core.state.Action (e.g. Action.from_text(text)), "
+                        f"got {_type_name(action)}")
+    if not isinstance(result, StepResult):
+        raise TypeError(f"result must be the llenvs_go.core.environment.StepResult that env.step returned, "
+                        f"got {_type_name(result)}")
+    return Transition(state=state, action=action, next_state=result.next_state, rewards=result.rewards,
+                      resolved_action=result.resolved_action, extracted_action=result.extracted_action,
+                      info=dict(result.info))
 
 
 @dataclass(frozen=True)
@@ -55,6 +85,41 @@ class Trajectory(Generic[HiddenT]):
     def create(cls, initial_state: State[HiddenT]) -> Trajectory[HiddenT]:
         """An empty trajectory whose episode id is the initial state's."""
         return cls(episode_id=initial_state.metadata.episode_id, initial_state=initial_state)
+
+    @classmethod
+    def from_steps(cls, initial_state: State[HiddenT],
+                   steps: Iterable[tuple[Action, StepResult[HiddenT]]]) -> Trajectory[HiddenT]:
+        """The trajectory of an episode played with ``env.reset`` and ``env.step``.
+
+        Args:
+            initial_state: the state ``env.reset`` returned (the first item of its ``(state, info)``).
+            steps: one ``(action, step_result)`` pair per step, in order: the action passed to
+                ``env.step`` and the ``StepResult`` it returned. Each step is taken from the state the
+                previous one led to (the first from ``initial_state``).
+
+        Each transition is built by :func:`transition_from_step`. Raises TypeError naming the step
+        when a step is not an ``(Action, StepResult)`` pair.
+        """
+        if not isinstance(initial_state, State):
+            hint = " (env.reset returns (state, info): pass the state)" if isinstance(initial_state, tuple) else ""
+            raise TypeError(f"initial_state must be a llenvs_go.core.state.State, got "
+                            f"{_type_name(initial_state)}{hint}")
+        if isinstance(steps, str | bytes) or not isinstance(steps, Iterable):
+            raise TypeError(f"steps must be an iterable of (action, step_result) pairs, got {_type_name(steps)}")
+        traj = cls.create(initial_state)
+        state = initial_state
+        for k, step in enumerate(steps):
+            if not isinstance(step, tuple | list) or len(step) != 2:
+                raise TypeError(f"step {k} must be an (action, step_result) pair, got {_type_name(step)}"
+                                + (f" of length {len(step)}" if isinstance(step, tuple | list) else ""))
+            action, result = step
+            if not isinstance(action, Action) or not isinstance(result, StepResult):
+                raise TypeError(f"step {k} must be an (Action, StepResult) pair: the action passed to env.step "
+                                f"and what it returned; got ({_type_name(action)}, {_type_name(result)})")
+            t = transition_from_step(state, action, result)
+            traj.add_transition(t)
+            state = t.next_state
+        return traj
 
     def add_transition(self, transition: Transition[HiddenT]) -> None:
         """Append ``transition``."""

@@ -1,10 +1,17 @@
 """The multi-turn agent loop: the trainer's model generates, the environment answers.
 
 ``LLEnvsAgentLoop(env, tokenizer, max_steps=20).run(task_index=..., generate_fn=...)`` plays one
-episode and returns its tensors. ``generate_fn(messages)`` gets the whole conversation so far (chat
-messages, in the roles the tokenizer's chat template has) and may be sync or async; it returns the
-model's text, or a mapping ``{"text": str, "token_ids": list[int], "logprobs": list[float] | None}``
-when the ids the model generated are known (they are then used as they are).
+episode and returns its tensors; ``play(...)`` plays one the same way and returns a
+:class:`PlayedEpisode`, the same dict (``.result``) with the episode's
+:class:`~llenvs_go.core.trajectory.Trajectory` (``.trajectory``).
+
+``generate_fn(messages)`` gets the whole conversation so far (chat messages, in the roles the
+tokenizer's chat template has) and may be sync or async; it returns the model's text, or a mapping
+``{"text": str, "token_ids": list[int], "logprobs": list[float] | None}`` when the ids the model
+generated are known (they are then used as they are). A ``generate_fn`` that takes a ``tools``
+keyword (or ``**kwargs``) is called ``generate_fn(messages, tools=tools)``: the environment's tools as
+OpenAI function schemas, the very list the masker passes to the chat template (None when the
+environment has none), so that the model's engine renders the prompt the masker lays out.
 
 Every call of ``run`` keeps its own state, so many episodes run concurrently under asyncio
 (``asyncio.gather``) on one loop object.
@@ -12,16 +19,22 @@ Every call of ``run`` keeps its own state, so many episodes run concurrently und
 
 from __future__ import annotations
 
+import functools
 import inspect
 from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from llenvs_go.core.state import Action, State
-from llenvs_go.core.trajectory import Trajectory, Transition
+from llenvs_go.core.trajectory import Trajectory, Transition, transition_from_step
+from llenvs_go.integrations.chat_messages import _tools
 from llenvs_go.integrations.token_mask import TrajectoryMasker, assistant_message, initial_messages
 
 GenerateOutput = str | Mapping[str, Any]
-GenerateFn = Callable[[list[dict[str, Any]]], GenerateOutput | Awaitable[GenerateOutput]]
+#: ``generate_fn(messages)`` or ``generate_fn(messages, tools=...)``, sync or async.
+GenerateFn = Callable[..., GenerateOutput | Awaitable[GenerateOutput]]
+#: What the loops call: ``await call(messages, tools)``, whatever the generate_fn's signature.
+GenerateCall = Callable[[list[dict[str, Any]], list[dict[str, Any]] | None], Awaitable[GenerateOutput]]
 
 
 def environment_from(env: Any) -> Any:
@@ -75,6 +88,7 @@ class Episode:
         self.state: State[Any] = state
         self.trajectory: Trajectory[Any] = Trajectory.create(state)
         self.messages = masker.template_messages(initial_messages(state))
+        self.tools: list[dict[str, Any]] | None = _tools(state)
         self.max_steps = max_steps
         self.done = False
         self.terminated = False
@@ -92,9 +106,7 @@ class Episode:
         if self.done:
             raise RuntimeError("the episode is over; start a new one")
         result = self.env.step(self.state, action)
-        t = Transition(state=self.state, action=action, next_state=result.next_state, rewards=result.rewards,
-                       resolved_action=result.resolved_action, extracted_action=result.extracted_action,
-                       info=dict(result.info))
+        t = transition_from_step(self.state, action, result)
         self.trajectory.add_transition(t)
         self.messages.append(assistant_message(action))
         self.state = result.next_state
@@ -119,11 +131,59 @@ class Episode:
         return out
 
 
-async def _generate(generate_fn: GenerateFn, messages: list[dict[str, Any]]) -> GenerateOutput:
-    out = generate_fn(messages)
-    if inspect.isawaitable(out):
-        out = await out
-    return out  # type: ignore[return-value]
+def accepts_tools(generate_fn: Callable[..., Any]) -> bool:
+    """Whether ``generate_fn`` takes a ``tools`` keyword: a parameter named ``tools`` that can be passed by
+    keyword, or ``**kwargs``. A ``functools.partial`` that already binds ``tools`` keeps its own; a callable
+    whose signature cannot be read is called without tools."""
+    if isinstance(generate_fn, functools.partial) and "tools" in generate_fn.keywords:
+        return False
+    try:
+        params = inspect.signature(generate_fn).parameters.values()
+    except (TypeError, ValueError):
+        return False
+    return any(p.kind is inspect.Parameter.VAR_KEYWORD
+               or (p.name == "tools" and p.kind in (inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                                                    inspect.Parameter.KEYWORD_ONLY))
+               for p in params)
+
+
+def generate_caller(generate_fn: GenerateFn) -> GenerateCall:
+    """``await call(messages, tools)`` for a user's ``generate_fn``: ``generate_fn(messages, tools=tools)``
+    when it takes a ``tools`` keyword (see :func:`accepts_tools`), else ``generate_fn(messages)``; an
+    awaitable result is awaited. The signature is read once, here."""
+    if not callable(generate_fn):
+        raise TypeError(f"generate_fn must be a function of the conversation (messages), sync or async, "
+                        f"got {type(generate_fn).__name__}")
+    with_tools = accepts_tools(generate_fn)
+
+    async def call(messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None) -> GenerateOutput:
+        out = generate_fn(messages, tools=tools) if with_tools else generate_fn(messages)
+        if inspect.isawaitable(out):
+            out = await out
+        return out  # type: ignore[return-value]
+
+    return call
+
+
+async def play_episode(ep: Episode, call: GenerateCall) -> None:
+    """Play ``ep`` to its end: the model (``call``, from :func:`generate_caller`) gets the conversation and
+    the tools, the environment answers."""
+    while not ep.done:
+        ep.act(action_from_output(await call(list(ep.messages), ep.tools)))
+
+
+@dataclass(frozen=True)
+class PlayedEpisode:
+    """One episode played by :meth:`LLEnvsAgentLoop.play`.
+
+    Attributes:
+        result: what :meth:`LLEnvsAgentLoop.run` returns (the tensors as lists, ``messages``, ...).
+        trajectory: the episode's trajectory, as :class:`TrajectoryMasker` masks it
+            (``masker.mask_trajectory(played.trajectory)`` gives the tensors of ``result``).
+    """
+
+    result: dict[str, Any]
+    trajectory: Trajectory[Any]
 
 
 class LLEnvsAgentLoop:
@@ -150,11 +210,16 @@ class LLEnvsAgentLoop:
         """A new episode of task ``task_index``."""
         return Episode(self.env, self.masker, task_index, max_steps=self.max_steps, seed=seed)
 
+    async def play(self, task_index: int, generate_fn: GenerateFn, *, seed: int | None = None) -> PlayedEpisode:
+        """Play one episode; returns its :class:`PlayedEpisode`: ``.result`` (what :meth:`run` returns) and
+        ``.trajectory``. ``generate_fn`` is called as the module doc says (with ``tools=`` when it takes it)."""
+        call = generate_caller(generate_fn)
+        ep = self.start(task_index, seed=seed)
+        await play_episode(ep, call)
+        return PlayedEpisode(result=ep.result(), trajectory=ep.trajectory)
+
     async def run(self, task_index: int, generate_fn: GenerateFn, *, seed: int | None = None) -> dict[str, Any]:
         """Play one episode; returns ``prompt_ids``, ``response_ids``, ``response_mask``, ``rewards``,
         ``num_turns``, ``truncated``, ``token_rewards`` (plus ``response_logprobs``, ``terminated``
-        and ``messages``)."""
-        ep = self.start(task_index, seed=seed)
-        while not ep.done:
-            ep.act(action_from_output(await _generate(generate_fn, list(ep.messages))))
-        return ep.result()
+        and ``messages``). :meth:`play` returns the trajectory as well."""
+        return (await self.play(task_index, generate_fn, seed=seed)).result

@@ -19,11 +19,13 @@ from typing import Any
 
 from llenvs_go.integrations.agent_loop import (
     Episode,
+    GenerateCall,
     GenerateFn,
     LLEnvsAgentLoop,
-    _generate,
     action_from_output,
     environment_from,
+    generate_caller,
+    play_episode,
 )
 from llenvs_go.integrations.token_mask import TrajectoryMasker, initial_messages
 
@@ -121,8 +123,9 @@ def make_grpo_rollout_func(env: Any, generate_fn: GenerateFn | None = None, *, t
 
     Args:
         env: the environment (an object, or a dict of ``environment_registry.get`` arguments).
-        generate_fn: the model, called with the conversation (sync or async; a str or a mapping with
-            ``text``, ``token_ids``, ``logprobs``). None samples token-in/token-out from
+        generate_fn: the model, called with the conversation, and ``tools=`` the environment's tools when
+            it takes that keyword (sync or async; a str or a mapping with ``text``, ``token_ids``,
+            ``logprobs``; see :mod:`~llenvs_go.integrations.agent_loop`). None samples token-in/token-out from
             ``trainer.model`` (slow; for small runs without vLLM).
         tokenizer: the model's tokenizer; None uses ``trainer.processing_class``.
         max_steps: the most model turns per episode.
@@ -132,6 +135,7 @@ def make_grpo_rollout_func(env: Any, generate_fn: GenerateFn | None = None, *, t
         task_index_of: maps a prompt (str or messages) to its task index, instead of the index.
     """
     env = environment_from(env)
+    call = None if generate_fn is None else generate_caller(generate_fn)
     find = task_index_of or _TaskIndex(env, num_tasks)
     maskers: dict[int, TrajectoryMasker] = {}
 
@@ -144,12 +148,12 @@ def make_grpo_rollout_func(env: Any, generate_fn: GenerateFn | None = None, *, t
             masker = maskers[id(tok)] = TrajectoryMasker(tok, max_length=limit)
         tasks = [find(p) for p in prompts]
         results: list[dict[str, Any]]
-        if generate_fn is None:
+        if call is None:
             gen = _hf_generate(trainer, tok)
             results = [_play_tokens(env, masker, i, gen, max_steps) for i in tasks]
         else:
             async def play_all() -> list[dict[str, Any]]:
-                return await asyncio.gather(*(_play(env, masker, i, generate_fn, max_steps) for i in tasks))
+                return await asyncio.gather(*(_play(env, masker, i, call, max_steps) for i in tasks))
             results = _run(play_all())
         logprobs: list[list[float]] | None = [r["response_logprobs"] for r in results]
         if any(lp is None for lp in logprobs or ()):
@@ -168,11 +172,10 @@ def make_grpo_rollout_func(env: Any, generate_fn: GenerateFn | None = None, *, t
     return rollout_func
 
 
-async def _play(env: Any, masker: TrajectoryMasker, task_index: int, generate_fn: GenerateFn,
+async def _play(env: Any, masker: TrajectoryMasker, task_index: int, call: GenerateCall,
                 max_steps: int) -> dict[str, Any]:
     ep = Episode(env, masker, task_index, max_steps=max_steps)
-    while not ep.done:
-        ep.act(action_from_output(await _generate(generate_fn, list(ep.messages))))
+    await play_episode(ep, call)
     return ep.result()
 
 
