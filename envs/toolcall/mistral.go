@@ -34,7 +34,7 @@ func (mistral) Parse(text, idPrefix string, limit int) ([]Call, bool) {
 			return c.calls, true
 		}
 		rest = strings.TrimLeft(rest[i+len(ToolCallsTag):], " \t\r\n")
-		if strings.HasPrefix(rest, "[") { // the JSON array form
+		if strings.HasPrefix(rest, "[") && !strings.HasPrefix(rest, argsTag) && !strings.HasPrefix(rest, callIDTag) { // a JSON array
 			raw, after, err := nextValue(rest)
 			var items []json.RawMessage
 			if err == nil {
