@@ -189,6 +189,9 @@ func TestParseGptOssFormat(t *testing.T) {
 		{"recipient first", `<|start|>assistant to=functions.lookup<|channel|>commentary json<|message|>{"k": [true]}<|call|>` +
 			`<|start|>assistant to=functions.f<|channel|>commentary <|constrain|>json<|message|>{}<|call|>`, 5,
 			[]want{{"lookup", map[string]any{"k": []any{true}}, ""}, {"f", map[string]any{}, ""}}, false},
+		{"recipient opens the completion", ` to=functions.calculator<|channel|>commentary json<|message|>{"expression": "2"}<|call|>`,
+			5, []want{{"calculator", expr("2"), ""}}, false},
+		{"prose before the channel", `I set to=functions.x here<|channel|>commentary<|message|>{}<|end|>`, 5, nil, false},
 		{"no call token", `<|channel|>commentary to=functions.calculator <|constrain|>json<|message|>{"expression": "1"}`, 5,
 			[]want{{"calculator", expr("1"), ""}}, false},
 		{"limit", `<|channel|>commentary to=functions.a<|message|>{}<|call|><|channel|>commentary to=functions.b<|message|>{}<|call|>`,

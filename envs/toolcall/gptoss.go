@@ -84,8 +84,8 @@ func (gptOss) Parse(text, idPrefix string, limit int) ([]Call, bool) {
 
 // harmonyHeader is the header of the message whose <|message|> ends
 // before: the text after the last <|start|>, or else from the last
-// <|channel|>, after any earlier message; ok is false when before holds
-// neither.
+// <|channel|> (with a recipient just before it), after any earlier
+// message; ok is false when before holds neither.
 func harmonyHeader(before string) (string, bool) {
 	cut := 0
 	for _, b := range []string{hEnd, hCall, hReturn} {
@@ -98,6 +98,12 @@ func harmonyHeader(before string) (string, bool) {
 		return before[i+len(hStart):], true
 	}
 	if i := strings.LastIndex(before, hChannel); i >= 0 {
+		// A completion of "<|start|>assistant" may open with the recipient:
+		// " to=functions.NAME<|channel|>commentary json<|message|>".
+		pre := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(before[:i]), "assistant"))
+		if strings.HasPrefix(pre, hRecipient) && !strings.ContainsAny(pre, " \t\r\n") {
+			return pre + " " + before[i:], true
+		}
 		return before[i:], true
 	}
 	return "", false

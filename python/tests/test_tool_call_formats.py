@@ -116,3 +116,10 @@ def test_tool_call_format_for_tokenizer_shapes():
         tool_call_format_for(_Tokenizer(3))
     with pytest.raises(TypeError, match="'template'"):
         tool_call_format_for(_Tokenizer([{"name": "x"}]))
+
+
+def test_detection_request_is_checked():
+    assert _native.call("tool_call_formats", {"chat_template": "[TOOL_CALLS]"})["detected"] == "mistral"
+    assert _native.call("tool_call_formats", {"chat_template": None})["detected"] is None
+    with pytest.raises(ValueError, match='"chat_template" must be a string'):
+        _native.call("tool_call_formats", {"chat_template": 3})
