@@ -345,3 +345,25 @@ func TestDetectFormat(t *testing.T) {
 		}
 	}
 }
+
+// TestHugeText reads texts of many calls, good and malformed, in every
+// format: the limit bounds the work and the calls read.
+func TestHugeText(t *testing.T) {
+	openers := map[string][]string{
+		Hermes:     {"<tool_call>", "<tool_call>{}</tool_call>"},
+		Qwen3Coder: {"<tool_call>", "<function=", "<function=f></function>"},
+		Llama3JSON: {"<|python_tag|>", "<|python_tag|>{", `{"name": "f"};`},
+		Mistral:    {"[TOOL_CALLS]", "[TOOL_CALLS][", "[TOOL_CALLS]f[ARGS]{}"},
+		GptOss:     {"<|message|>", "<|channel|>commentary to=functions.f<|message|>", "<|channel|>x<|message|>{}<|end|>"},
+		DeepSeek:   {"<｜tool▁call▁begin｜>", "<｜tool▁call▁begin｜>f<｜tool▁sep｜>{}<｜tool▁call▁end｜>"},
+	}
+	for name, ops := range openers {
+		f, _ := FormatByName(name)
+		for _, op := range ops {
+			calls, _ := f.Parse(strings.Repeat(op, 1<<16), "c", 3)
+			if len(calls) > 3 {
+				t.Errorf("%s %q: %d calls", name, op, len(calls))
+			}
+		}
+	}
+}
