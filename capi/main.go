@@ -21,6 +21,7 @@ import (
 	"github.com/llenvs/llenvs-go/envs/dataset"
 	_ "github.com/llenvs/llenvs-go/envs/external"
 	_ "github.com/llenvs/llenvs-go/envs/reasoninggym"
+	"github.com/llenvs/llenvs-go/envs/toolcall"
 	"github.com/llenvs/llenvs-go/recipes"
 	"github.com/llenvs/llenvs-go/strictcfg"
 )
@@ -211,6 +212,8 @@ func llenvsgo_call(method *C.char, req *C.char, reqLen C.size_t, out **C.char, o
 		return reply(dataset.Describe(), out, outLen)
 	case "verl_sources":
 		return reply(map[string]any{"sources": recipes.VerlSourceFamilies(), "families": recipes.Families()}, out, outLen)
+	case "tool_call_formats":
+		return toolCallFormats(input(req, reqLen), out, outLen)
 	default:
 		if hook, ok := testHooks[m]; ok {
 			hook()
@@ -218,6 +221,28 @@ func llenvsgo_call(method *C.char, req *C.char, reqLen C.size_t, out **C.char, o
 		}
 		return fail(fmt.Errorf("unknown method %q", m), out, outLen)
 	}
+}
+
+// toolCallFormats answers llenvs_call "tool_call_formats": req is
+// {"chat_template": str} (optional); the reply is {"formats": [names],
+// "detected": the format the template implies, or null}.
+func toolCallFormats(req []byte, out **C.char, outLen *C.size_t) C.int32_t {
+	args, err := decodeObject(req)
+	if err != nil {
+		return fail(err, out, outLen)
+	}
+	var detected any
+	if raw, ok := args["chat_template"]; ok && raw != nil {
+		tpl, ok := raw.(string)
+		if !ok {
+			return fail(fmt.Errorf("tool_call_formats: \"chat_template\" must be a string, got %s", strictcfg.Describe(raw)),
+				out, outLen)
+		}
+		if f := toolcall.DetectFormat(tpl); f != "" {
+			detected = f
+		}
+	}
+	return reply(map[string]any{"formats": toolcall.Names(), "detected": detected}, out, outLen)
 }
 
 //export llenvsgo_env_new

@@ -1,7 +1,8 @@
 // Package calculator is the calculator_arithmetic environment: arithmetic
 // tasks from the native reasoning-gym ports, where the model may call a
-// "calculator" tool (Hermes/Qwen <tool_call> text or structured tool calls)
-// before it answers in <answer> tags. Expressions are evaluated by a small
+// "calculator" tool (structured tool calls, or text in the tool-call format
+// of a model family, Hermes/Qwen <tool_call> by default) before it answers
+// in <answer> tags. Expressions are evaluated by a small
 // exact parser with bounded size and depth (expr.go), never by eval.
 package calculator
 
@@ -56,16 +57,21 @@ type Config struct {
 	MaxToolCalls int `json:"max_tool_calls"`
 	// MaxExpressionLength bounds an expression, in bytes.
 	MaxExpressionLength int `json:"max_expression_length"`
+	// ToolCallFormat names the format of tool calls in the model's text
+	// (toolcall.Names), used to read them and for the prompt's example.
+	ToolCallFormat string `json:"tool_call_format"`
 }
 
 // DefaultConfig is the configuration when no params are given.
 func DefaultConfig() Config {
-	return Config{Task: "basic_arithmetic", MaxTurns: 6, MaxToolCalls: 8, MaxExpressionLength: 256}
+	return Config{Task: "basic_arithmetic", MaxTurns: 6, MaxToolCalls: 8, MaxExpressionLength: 256,
+		ToolCallFormat: toolcall.DefaultName}
 }
 
 // Env is the calculator_arithmetic environment.
 type Env struct {
 	cfg    Config
+	format toolcall.Format
 	tasks  *reasoninggym.Env
 	tool   core.ToolDefinition
 	system *string // the conversation's system message (nil: none)
@@ -91,6 +97,12 @@ func New(cfg core.EnvConfig) (*Env, error) {
 	); err != nil {
 		return nil, err
 	}
+	format, err := toolcall.FormatByName(c.ToolCallFormat)
+	if err != nil {
+		nf := strictcfg.NotFound("tool_call_format", c.ToolCallFormat, "is not a known tool-call format", toolcall.Names())
+		nf.Context = Name + " config"
+		return nil, nf
+	}
 	if err := native.NoExtras(cfg); err != nil {
 		return nil, err
 	}
@@ -106,7 +118,7 @@ func New(cfg core.EnvConfig) (*Env, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: task %s: %w", Name, c.Task, err)
 	}
-	return &Env{cfg: c, tasks: tasks, tool: Tool(), system: cfg.SystemMessage}, nil
+	return &Env{cfg: c, format: format, tasks: tasks, tool: Tool(), system: cfg.SystemMessage}, nil
 }
 
 // Tool is the calculator's definition; Parameters is its JSON schema.
@@ -136,16 +148,21 @@ func (e *Env) Spec() core.Spec {
 		SupportsTaskIndex: true, SupportsLen: true,
 		Metadata: map[string]any{"dataset_size": e.tasks.Len(), "dataset_name": Name, "seed": ts.Metadata["seed"],
 			"backend": "native", "task": c.Task, "max_turns": c.MaxTurns, "max_tool_calls": c.MaxToolCalls,
-			"extractor": e.tasks.Extractor().Name()}}
+			"tool_call_format": c.ToolCallFormat, "extractor": e.tasks.Extractor().Name()}}
 }
 
 // Len is the number of tasks.
 func (e *Env) Len() int { return e.tasks.Len() }
 
-// Prompt is the first user turn of a task whose question is question.
+// exampleCall is the call the prompt shows, in the configured format.
+func exampleCall() core.ToolCall {
+	return core.ToolCall{Name: ToolName, Arguments: map[string]any{"expression": "12 * (3 + 4)"}}
+}
+
+// Prompt is the first user turn of a task whose question is question; it
+// shows an example call as the configured format writes it.
 func (e *Env) Prompt(question string) string {
-	return question + "\n\nYou can use a calculator. To call it, write\n" + toolcall.OpenTag + "\n" +
-		`{"name": "calculator", "arguments": {"expression": "12 * (3 + 4)"}}` + "\n" + toolcall.CloseTag +
+	return question + "\n\nYou can use a calculator. To call it, write\n" + e.format.Render(exampleCall()) +
 		"\nand its result comes back in " + toolcall.ResponseOpenTag + toolcall.ResponseCloseTag +
 		" tags. It supports + - * /, ** for powers, and parentheses. You may call it up to " +
 		strconv.Itoa(e.cfg.MaxToolCalls) + " times. Give your final answer in <answer></answer> tags."
@@ -202,7 +219,7 @@ func (p *episode) Step(a core.Action) (core.StepResult, error) {
 			calls = append(calls, toolcall.Call{Call: c})
 		}
 	} else {
-		calls, more = toolcall.Parse(text, "call_"+strconv.Itoa(p.turn)+"_", e.cfg.MaxToolCalls-p.used+1)
+		calls, more = e.format.Parse(text, "call_"+strconv.Itoa(p.turn)+"_", e.cfg.MaxToolCalls-p.used+1)
 	}
 	if len(calls) > 0 {
 		return p.toolStep(text, calls, more), nil

@@ -261,3 +261,116 @@ func TestSystemMessageOpensTheConversation(t *testing.T) {
 		}
 	}
 }
+
+// formatCalls are, per format, a text holding one calculator call of
+// "6 * 7" (with the prose a model may write around it) and the example
+// call the prompt must show, written from each format's definition.
+var formatCalls = []struct {
+	format, call, example string
+}{
+	{"hermes", `Let me compute. <tool_call>{"name": "calculator", "arguments": {"expression": "6 * 7"}}</tool_call>`,
+		"<tool_call>\n{\"name\": \"calculator\", \"arguments\": {\"expression\": \"12 * (3 + 4)\"}}\n</tool_call>"},
+	{"qwen3_coder", "Let me compute.\n<tool_call>\n<function=calculator>\n<parameter=expression>\n6 * 7\n</parameter>\n" +
+		"</function>\n</tool_call>",
+		"<tool_call>\n<function=calculator>\n<parameter=expression>\n12 * (3 + 4)\n</parameter>\n</function>\n</tool_call>"},
+	{"llama3_json", `{"name": "calculator", "parameters": {"expression": "6 * 7"}}`,
+		`{"name": "calculator", "parameters": {"expression": "12 * (3 + 4)"}}`},
+	{"mistral", `[TOOL_CALLS][{"name": "calculator", "arguments": {"expression": "6 * 7"}}]`,
+		`[TOOL_CALLS][{"name": "calculator", "arguments": {"expression": "12 * (3 + 4)"}}]`},
+	{"gpt_oss", "<|channel|>analysis<|message|>I should multiply.<|end|><|start|>assistant<|channel|>commentary " +
+		`to=functions.calculator <|constrain|>json<|message|>{"expression":"6 * 7"}<|call|>`,
+		`<|channel|>commentary to=functions.calculator <|constrain|>json<|message|>{"expression":"12 * (3 + 4)"}<|call|>`},
+	{"deepseek", "I will use the tool.<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>calculator\n```json\n" +
+		`{"expression": "6 * 7"}` + "\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
+		"<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>calculator\n```json\n" +
+			`{"expression": "12 * (3 + 4)"}` + "\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>"},
+}
+
+func TestToolCallFormats(t *testing.T) {
+	for _, tt := range formatCalls {
+		t.Run(tt.format, func(t *testing.T) {
+			env := newEnv(t, map[string]any{"tool_call_format": tt.format})
+			if got := env.Spec().Metadata["tool_call_format"]; got != tt.format {
+				t.Fatalf("spec tool_call_format %v", got)
+			}
+			start, err := env.Reset(core.ResetRequest{TaskIndex: 4})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(start.Observation.Prompt, "To call it, write\n"+tt.example+"\nand its result comes back") {
+				t.Fatalf("prompt does not show the %s example: %q", tt.format, start.Observation.Prompt)
+			}
+			res, err := start.Episode.Step(txt(tt.call))
+			if err != nil {
+				t.Fatal(err)
+			}
+			rs := res.Observation.ToolResults
+			if len(rs) != 1 || rs[0].Status != core.ToolSuccess || rs[0].Output != "42" || rs[0].CallID != "call_1_0" ||
+				res.Terminated || res.Observation.Prompt != "<tool_response>\n42\n</tool_response>" {
+				t.Fatalf("tool step: %+v, prompt %q", rs, res.Observation.Prompt)
+			}
+			msgs := res.Observation.Messages
+			if am := msgs[len(msgs)-2]; am.Role != "assistant" || am.Content != tt.call || len(am.ToolCalls) != 1 ||
+				am.ToolCalls[0].Arguments["expression"] != "6 * 7" {
+				t.Fatalf("assistant message %+v", am)
+			}
+			// A malformed call in this format is a tool error the model reads.
+			bad := strings.Replace(tt.call, `"6 * 7"}`, `"6 * 7"`, 1)
+			if tt.format == "qwen3_coder" {
+				bad = strings.Replace(tt.call, "</parameter>", "", 1)
+			}
+			if bad == tt.call {
+				t.Fatal("no malformed variant of the call")
+			}
+			res, err = start.Episode.Step(txt(bad))
+			if err != nil {
+				t.Fatal(err)
+			}
+			rs = res.Observation.ToolResults
+			if len(rs) != 1 || rs[0].Status != core.ToolError || !strings.Contains(*rs[0].Error, "malformed tool call") ||
+				!strings.Contains(res.Observation.Prompt, "Error: malformed tool call") {
+				t.Fatalf("malformed call: %+v, prompt %q", rs, res.Observation.Prompt)
+			}
+			truth := *start.Hidden.ExpectedAnswer
+			res, err = start.Episode.Step(txt("<answer>" + truth + "</answer>"))
+			if err != nil || !res.Terminated || *res.Signals[0].Reward != 1 {
+				t.Fatalf("answer: %v %+v", err, res)
+			}
+		})
+	}
+}
+
+func TestToolCallFormatConfig(t *testing.T) {
+	hermes := newEnv(t, nil).Prompt("Q?")
+	want := "Q?\n\nYou can use a calculator. To call it, write\n<tool_call>\n" +
+		`{"name": "calculator", "arguments": {"expression": "12 * (3 + 4)"}}` + "\n</tool_call>\nand its result comes back " +
+		"in <tool_response></tool_response> tags. It supports + - * /, ** for powers, and parentheses. You may call it up " +
+		"to 8 times. Give your final answer in <answer></answer> tags."
+	if hermes != want {
+		t.Fatalf("hermes prompt %q", hermes)
+	}
+	if got := newEnv(t, map[string]any{"tool_call_format": "hermes"}).Prompt("Q?"); got != want {
+		t.Fatalf("explicit hermes prompt %q", got)
+	}
+	// A text in another format is no call for the default format: it is read as an answer attempt.
+	start, _ := newEnv(t, nil).Reset(core.ResetRequest{TaskIndex: 0})
+	res, _ := start.Episode.Step(txt(`[TOOL_CALLS][{"name": "calculator", "arguments": {"expression": "1"}}]`))
+	if len(res.Observation.ToolResults) != 0 || res.Observation.Prompt != NoAnswerText {
+		t.Fatalf("mistral text under hermes: %+v", res.Observation)
+	}
+	for _, tt := range []struct {
+		value   any
+		wantErr string
+	}{
+		{"llama", "calculator_arithmetic config: tool_call_format 'llama' is not a known tool-call format"},
+		{"qwen3coder", "did you mean 'qwen3_coder'?"},
+		{"", "Available: ['deepseek', 'gpt_oss', 'hermes', 'llama3_json', 'mistral', 'qwen3_coder']"},
+		{3, "tool_call_format"},
+	} {
+		_, err := New(core.EnvConfig{Name: Name, Params: map[string]any{"tool_call_format": tt.value},
+			AnswerExtractor: "tag_based"})
+		if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+			t.Errorf("%v: error %v, want %q", tt.value, err, tt.wantErr)
+		}
+	}
+}

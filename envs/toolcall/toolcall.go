@@ -1,6 +1,11 @@
-// Package toolcall reads tool calls written in a model's text in the
-// Hermes/Qwen format, <tool_call>{"name": ..., "arguments": {...}}</tool_call>,
-// and renders tool results as <tool_response> blocks.
+// Package toolcall reads tool calls written in a model's text and renders
+// tool results as <tool_response> blocks. Each model family writes calls in
+// its own Format (format.go): hermes (Hermes/Qwen,
+// <tool_call>{"name": ..., "arguments": {...}}</tool_call>, read by Parse),
+// qwen3_coder, llama3_json, mistral, gpt_oss and deepseek, one file each.
+// A block that starts a call but is not a well-formed one is a Call with
+// Err, never a Go error or a panic; DetectFormat names the format a chat
+// template implies.
 package toolcall
 
 import (

@@ -371,7 +371,7 @@ def dumps(value: Any, what: str = "request") -> bytes:
 
 
 def call(method: str, request: dict[str, Any] | None = None) -> Any:
-    """A process-wide call (``info``, ``list_environments``)."""
+    """A process-wide call (``info``, ``list_environments``, ``tool_call_formats``, ...)."""
     L = lib()
     req = dumps(request or {})
     out = ffi.new("char **")

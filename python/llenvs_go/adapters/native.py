@@ -93,7 +93,7 @@ class NativeAdapter:
             system_prompt, prompt_template: kept for dataset items.
             data_dir: directory of reasoning-gym's data files, if a task needs them.
             **kwargs: the environment's settings (e.g. ``max_value=1000``,
-                ``max_tool_calls=4``), and ``answer_extractor_config``,
+                ``max_tool_calls=4``, ``tool_call_format="qwen3_coder"``), and ``answer_extractor_config``,
                 ``answer_extractors``, ``pre_cleaners``, ``post_cleaners``.
         """
         if not isinstance(name, str) or not name:

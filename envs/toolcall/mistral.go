@@ -1,0 +1,96 @@
+package toolcall
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/llenvs/llenvs-go/core"
+)
+
+// The markers of the Mistral format.
+const (
+	ToolCallsTag = "[TOOL_CALLS]"
+	argsTag      = "[ARGS]"
+	callIDTag    = "[CALL_ID]"
+)
+
+// mistral is the format of Mistral's models: [TOOL_CALLS] followed by a
+// JSON array of {"name": ..., "arguments": {...}} objects, or the newer
+// [TOOL_CALLS]NAME[ARGS]{...} (optionally NAME[CALL_ID]ID[ARGS]{...}), one
+// [TOOL_CALLS] per call.
+type mistral struct{}
+
+func (mistral) Name() string { return Mistral }
+
+func (mistral) Parse(text, idPrefix string, limit int) ([]Call, bool) {
+	c := &collector{prefix: idPrefix, limit: limit}
+	rest := text
+	for {
+		i := strings.Index(rest, ToolCallsTag)
+		if i < 0 {
+			return c.calls, false
+		}
+		if c.full() {
+			return c.calls, true
+		}
+		rest = strings.TrimLeft(rest[i+len(ToolCallsTag):], " \t\r\n")
+		if strings.HasPrefix(rest, "[") && !strings.HasPrefix(rest, argsTag) && !strings.HasPrefix(rest, callIDTag) { // a JSON array
+			raw, after, err := nextValue(rest)
+			var items []json.RawMessage
+			if err == nil {
+				err = json.Unmarshal(raw, &items)
+			}
+			if err != nil {
+				c.fail("", ToolCallsTag+" is not followed by a JSON array of {\"name\": ..., \"arguments\": {...}} ("+
+					err.Error()+")")
+				continue
+			}
+			if len(items) == 0 {
+				c.fail("", ToolCallsTag+" is followed by an empty array")
+			}
+			for _, item := range items {
+				if c.full() {
+					return c.calls, true
+				}
+				c.add(callObject(item, "an item of the "+ToolCallsTag+" array", "arguments"))
+			}
+			rest = after
+			continue
+		}
+		end := strings.IndexByte(rest, '[')
+		if end < 0 || !(strings.HasPrefix(rest[end:], argsTag) || strings.HasPrefix(rest[end:], callIDTag)) {
+			c.fail("", ToolCallsTag+" is followed by neither a JSON array nor NAME"+argsTag+"{...}")
+			continue
+		}
+		name := strings.TrimSpace(rest[:end])
+		rest = rest[end:]
+		if strings.HasPrefix(rest, callIDTag) {
+			j := strings.Index(rest, argsTag)
+			if j < 0 {
+				c.fail(name, callIDTag+" is not followed by "+argsTag)
+				continue
+			}
+			rest = rest[j:]
+		}
+		rest = rest[len(argsTag):]
+		if name == "" {
+			c.fail("", ToolCallsTag+" has no function name before "+argsTag)
+			continue
+		}
+		args, after, err := arguments(rest)
+		if err != nil {
+			c.fail(name, err.Error())
+			continue
+		}
+		c.ok(name, args)
+		rest = after
+	}
+}
+
+// Render writes [TOOL_CALLS][{"name": ..., "arguments": {...}}], the form
+// of Mistral's v3 chat templates.
+func (mistral) Render(c core.ToolCall) string {
+	m := []string{ToolCallsTag, argsTag, callIDTag}
+	return ToolCallsTag + "[{\"name\": " + jsonText(c.Name, false, m...) + ", \"arguments\": " +
+		jsonText(argsOf(c), false, m...) + "}]"
+}
