@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/llenvs/llenvs-go/core"
@@ -264,4 +265,22 @@ func argsOf(c core.ToolCall) map[string]any {
 		return map[string]any{}
 	}
 	return c.Arguments
+}
+
+// Parsed is what one text holds in a format: its calls in order (a
+// malformed one has Err set) and whether calls beyond the limit were left
+// unread.
+type Parsed struct {
+	Calls []Call
+	More  bool
+}
+
+// ParseTexts reads each of texts in format f, at most limit calls each;
+// the calls of text k have ids idPrefix + k + "_" + position.
+func ParseTexts(f Format, texts []string, idPrefix string, limit int) []Parsed {
+	out := make([]Parsed, len(texts))
+	for k, t := range texts {
+		out[k].Calls, out[k].More = f.Parse(t, idPrefix+strconv.Itoa(k)+"_", limit)
+	}
+	return out
 }

@@ -367,3 +367,38 @@ func TestHugeText(t *testing.T) {
 		}
 	}
 }
+
+func TestParseTexts(t *testing.T) {
+	f, err := FormatByName("hermes")
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts := []string{
+		`<tool_call>{"name": "a", "arguments": {"x": 1}}</tool_call> and <tool_call>{"name": "b", "arguments": {}}</tool_call>`,
+		"no call here",
+		`<tool_call>{"name": 3}</tool_call>`,
+	}
+	got := ParseTexts(f, texts, "c", 1)
+	tests := []struct {
+		k     int
+		ids   []string
+		names []string
+		bad   []bool
+		more  bool
+	}{
+		{0, []string{"c0_0"}, []string{"a"}, []bool{false}, true},
+		{1, nil, nil, nil, false},
+		{2, []string{"c2_0"}, []string{""}, []bool{true}, false},
+	}
+	for _, tt := range tests {
+		p := got[tt.k]
+		if len(p.Calls) != len(tt.ids) || p.More != tt.more {
+			t.Fatalf("text %d: %d calls, more %v; want %d, %v", tt.k, len(p.Calls), p.More, len(tt.ids), tt.more)
+		}
+		for j, c := range p.Calls {
+			if c.Call.ID != tt.ids[j] || c.Call.Name != tt.names[j] || (c.Err != "") != tt.bad[j] {
+				t.Fatalf("text %d call %d: %+v", tt.k, j, c)
+			}
+		}
+	}
+}

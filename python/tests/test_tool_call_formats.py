@@ -123,3 +123,29 @@ def test_detection_request_is_checked():
     assert _native.call("tool_call_formats", {"chat_template": None})["detected"] is None
     with pytest.raises(ValueError, match='"chat_template" must be a string'):
         _native.call("tool_call_formats", {"chat_template": 3})
+
+
+def test_parse_tool_calls_for_a_python_tool_environment():
+    from llenvs_go.core.tool_call_formats import parse_tool_calls
+    from llenvs_go.core.tools import ToolResultStatus
+
+    texts = ['I will call it.\n<tool_call>\n{"name": "lookup", "arguments": {"key": "a", "n": 2}}\n</tool_call>',
+             "no call", '<tool_call>{"name": "lookup", "arguments": [1]}</tool_call>', "\ud800 <tool_call>"]
+    got = parse_tool_calls(texts, "hermes")
+    assert [len(p.calls) for p in got] == [1, 0, 1, 1]
+    first = got[0].calls[0]
+    assert (first.id, first.name, dict(first.arguments)) == ("call_0_0", "lookup", {"key": "a", "n": 2})
+    assert got[0].errors == {} and got[1].errors == {} and not got[0].more
+    assert list(got[2].errors) == ["call_2_0"] and "must be a JSON object" in got[2].errors["call_2_0"]
+    (err,) = got[2].error_results()
+    assert err.status is ToolResultStatus.ERROR and err.call_id == "call_2_0"
+    assert got[3].errors["call_3_0"].startswith("malformed tool call")  # unclosed, after a lone surrogate
+    one = parse_tool_calls('[TOOL_CALLS][{"name": "f", "arguments": {"x": 1}}, {"name": "g", "arguments": {}}]',
+                           "mistral", id_prefix="t", limit=1)
+    assert [c.name for c in one.calls] == ["f"] and one.more and one.calls[0].id == "t0_0"
+    with pytest.raises(KeyError, match="qwen3_coder"):
+        parse_tool_calls("x", "qwen3coder")
+    with pytest.raises(TypeError, match=r"texts\[1\] must be a str"):
+        parse_tool_calls(["a", 3], "hermes")
+    with pytest.raises(ValueError, match="limit must be from 1"):
+        parse_tool_calls("x", "hermes", limit=0)

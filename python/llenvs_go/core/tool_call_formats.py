@@ -10,9 +10,11 @@ the parsing and the detection run in Go.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from llenvs_go import _native
+from llenvs_go.core.tools import ToolCall, ToolResult
 
 TOOL_CALL_FORMATS: tuple[str, ...] = ("deepseek", "gpt_oss", "hermes", "llama3_json", "mistral", "qwen3_coder")
 """The names of the formats, sorted; ``"hermes"`` is the default of the environments."""
@@ -63,3 +65,56 @@ def tool_call_format_for(tokenizer_or_template: Any) -> str | None:
         if detected is not None:
             return str(detected)
     return None
+
+
+@dataclass(frozen=True)
+class ParsedToolCalls:
+    """The tool calls one text holds in a format.
+
+    Attributes:
+        calls: every call, in order, malformed ones included (their arguments are what could be read).
+        errors: ``{call id: why it is malformed}`` of the malformed calls.
+        more: the text holds calls beyond the limit, left unread.
+    """
+
+    calls: tuple[ToolCall, ...]
+    errors: Mapping[str, str]
+    more: bool
+
+    def error_results(self) -> tuple[ToolResult, ...]:
+        """A ToolResult (status ERROR) per malformed call: what a tool environment shows the model for them."""
+        return tuple(ToolResult.from_error(c.id, c.name, self.errors[c.id]) for c in self.calls if c.id in self.errors)
+
+
+def parse_tool_calls(texts: str | Sequence[str], format: str = "hermes", *, id_prefix: str = "call_",  # noqa: A002
+                     limit: int = 64) -> ParsedToolCalls | list[ParsedToolCalls]:
+    """Read the tool calls a model wrote, in one of :data:`TOOL_CALL_FORMATS`, in Go.
+
+    For a tool environment written in Python that takes text actions: a malformed call comes back as a call
+    with an entry in ``errors`` (never an exception), to answer as a tool error the model sees.
+
+    Args:
+        texts: one text (gives one result) or a list of them (gives a list, read in one call into Go).
+        format: the format's name (e.g. from :func:`tool_call_format_for`).
+        id_prefix: call ids are ``id_prefix`` + the text's position + ``"_"`` + the call's position.
+        limit: the most calls read from one text (1 to 4096); ``more`` says when there were others.
+
+    Raises:
+        KeyError: an unknown format (the message suggests the nearest name).
+        TypeError: a text that is not a str.
+    """
+    one = isinstance(texts, str)
+    items = [texts] if one else list(texts)
+    for k, t in enumerate(items):
+        if not isinstance(t, str):
+            raise TypeError(f"texts[{k}] must be a str, got {type(t).__name__}")
+    if isinstance(limit, bool) or not isinstance(limit, int):
+        raise TypeError(f"limit must be an int, got {type(limit).__name__}")
+    reply = _native.call("parse_tool_calls", {"format": format, "texts": items, "id_prefix": str(id_prefix),
+                                              "limit": limit})
+    out = []
+    for r in reply["results"]:
+        calls = tuple(ToolCall(id=c["id"], name=c["name"], arguments=c["arguments"]) for c in r["calls"])
+        errors = {c["id"]: c["error"] for c in r["calls"] if c["error"] is not None}
+        out.append(ParsedToolCalls(calls=calls, errors=errors, more=bool(r["more"])))
+    return out[0] if one else out
