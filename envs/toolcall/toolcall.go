@@ -65,6 +65,11 @@ func decode(id, body string) Call {
 		Name      *string         `json:"name"`
 		Arguments json.RawMessage `json:"arguments"`
 	}
+	// json.Unmarshal reads a body that is one object exactly as the decoder below does, without its
+	// buffers; the decoder runs only to say what is wrong with one that is not.
+	if json.Unmarshal([]byte(body), &raw) == nil {
+		return named(c, raw.Name, raw.Arguments)
+	}
 	dec := json.NewDecoder(strings.NewReader(body))
 	dec.UseNumber()
 	if err := dec.Decode(&raw); err != nil {
@@ -76,12 +81,17 @@ func decode(id, body string) Call {
 		c.Err = "malformed tool call: extra text after the JSON object inside " + OpenTag
 		return c
 	}
-	if raw.Name == nil || *raw.Name == "" {
+	return named(c, raw.Name, raw.Arguments)
+}
+
+// named completes c, a call read from a well-formed JSON object, with its name and arguments.
+func named(c Call, name *string, arguments json.RawMessage) Call {
+	if name == nil || *name == "" {
 		c.Err = "malformed tool call: the JSON object has no \"name\""
 		return c
 	}
-	c.Call.Name = *raw.Name
-	args, err := Arguments(raw.Arguments)
+	c.Call.Name = *name
+	args, err := Arguments(arguments)
 	if err != nil {
 		c.Err = err.Error()
 		return c
@@ -105,12 +115,39 @@ func Arguments(raw json.RawMessage) (map[string]any, error) {
 		raw = json.RawMessage(s)
 	}
 	var args map[string]any
+	if !hasNumber(raw) { // without numbers, UseNumber changes nothing: decode without the decoder's buffers
+		if json.Unmarshal(raw, &args) == nil && args != nil {
+			return args, nil
+		}
+	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	if err := dec.Decode(&args); err != nil || args == nil {
 		return nil, fmt.Errorf("invalid arguments: \"arguments\" must be a JSON object, got %.60s", string(raw))
 	}
 	return args, nil
+}
+
+// hasNumber reports whether the JSON text raw holds a number outside its strings.
+func hasNumber(raw []byte) bool {
+	in, esc := false, false
+	for _, c := range raw {
+		switch {
+		case in:
+			if esc {
+				esc = false
+			} else if c == '\\' {
+				esc = true
+			} else if c == '"' {
+				in = false
+			}
+		case c == '"':
+			in = true
+		case c == '-' || (c >= '0' && c <= '9'):
+			return true
+		}
+	}
+	return false
 }
 
 // Response renders one tool result as the model reads it:

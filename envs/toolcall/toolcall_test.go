@@ -1,6 +1,7 @@
 package toolcall
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -55,5 +56,31 @@ func TestContent(t *testing.T) {
 	}
 	if got := Response("42"); got != "<tool_response>\n42\n</tool_response>" {
 		t.Fatal(got)
+	}
+}
+
+func TestHasNumber(t *testing.T) {
+	tests := []struct {
+		raw  string
+		want bool
+	}{
+		{`{"expression": "3 * 3 + 7"}`, false},
+		{`{"a": "x\"1", "b": true, "c": null}`, false},
+		{`{"a": "\\", "b": 2}`, true},
+		{`{"n": -1}`, true},
+		{`{"a": [1.5e3]}`, true},
+		{`{}`, false},
+	}
+	for _, tt := range tests {
+		if got := hasNumber([]byte(tt.raw)); got != tt.want {
+			t.Errorf("hasNumber(%s) = %v, want %v", tt.raw, got, tt.want)
+		}
+		args, err := Arguments([]byte(tt.raw))
+		if err != nil {
+			t.Fatalf("Arguments(%s): %v", tt.raw, err)
+		}
+		if n, ok := args["n"]; ok && n != json.Number("-1") {
+			t.Errorf("Arguments(%s): n = %#v, want json.Number(\"-1\")", tt.raw, n)
+		}
 	}
 }
