@@ -18,6 +18,14 @@ import asyncio
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from llenvs_go.integrations._multiturn import (
+    agent_reference,
+    episode_starts,
+    is_multi_turn,
+    refuse_system_prompt,
+    refuse_text_prompts,
+    task_indices,
+)
 from llenvs_go.integrations._references import (
     REFERENCE_KEY,
     BoundEnvironment,
@@ -188,6 +196,15 @@ def make_trl_dataset(environment: Any, num_tasks: int | None = None, conversatio
 
     No column is named like one of TRL's own keywords (:data:`TRL_KEYWORDS`).
 
+    A multi-turn environment (``spec.is_multi_turn``) gives rows for
+    :func:`~llenvs_go.integrations.trl_rollout.make_grpo_rollout_func`, which
+    finds each prompt's task by its last user message: ``prompt`` is the
+    messages the episode opens with (exactly those the rollout function
+    matches), and ``env_reference`` the environment as the rollout function's
+    ``env`` (JSON of ``environment_registry.get`` arguments). The columns are
+    the same; ``conversational=False`` and ``system_prompt`` are refused (a
+    ValueError), since the episode's conversation is the environment's own.
+
     Args:
         environment: any environment with llenvs' protocol and ``len()``.
         num_tasks: how many tasks (from index 0); all when None.
@@ -201,6 +218,16 @@ def make_trl_dataset(environment: Any, num_tasks: int | None = None, conversatio
         import datasets
     except ImportError as e:
         raise ImportError("make_trl_dataset needs the datasets package: pip install datasets") from e
+    if is_multi_turn(environment):
+        refuse_text_prompts(conversational, environment)
+        refuse_system_prompt(system_prompt, _UNSET, environment)
+        starts = episode_starts(environment, task_indices(environment, num_tasks, indices))
+        return datasets.Dataset.from_dict({
+            "prompt": [s.messages for s in starts],
+            "task_index": [s.task_index for s in starts],
+            "ground_truth": [s.ground_truth for s in starts],
+            REFERENCE_KEY: [agent_reference(environment)] * len(starts),
+        })
     provider = DatasetProvider(environment) if system_prompt is _UNSET else \
         DatasetProvider(environment, system_prompt=system_prompt)
     n = len(provider) if num_tasks is None else max(0, min(int(num_tasks), len(provider)))
