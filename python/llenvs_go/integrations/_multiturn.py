@@ -169,3 +169,36 @@ def episode_starts(environment: Any, indices: Iterable[int]) -> list[EpisodeStar
         out.append(EpisodeStart(task_index=i, messages=messages, ground_truth="" if truth is None else str(truth),
                                 tools=tools))
     return out
+
+
+#: Key of the last user message of a multi-turn TRL prompt that holds the task index. TRL hands its rollout
+#: function the prompts alone, and tasks whose episodes open with the same text (every guess_number task
+#: asks the same question) are told apart by it; chat templates leave keys they do not know out.
+PROMPT_TASK_KEY = "llenvs_task_index"
+
+
+def mark_prompt(messages: list[dict[str, Any]], task_index: int) -> list[dict[str, Any]]:
+    """``messages`` with the task index under :data:`PROMPT_TASK_KEY` in the last user message."""
+    out = [dict(m) for m in messages]
+    for m in reversed(out):
+        if m.get("role") == "user":
+            m[PROMPT_TASK_KEY] = task_index
+            break
+    else:
+        raise ValueError(f"the episode of task {task_index} opens without a user message: {messages!r}")
+    return out
+
+
+def marked_task_index(prompt: Any) -> int | None:
+    """The task index a prompt of :func:`mark_prompt` holds; None for any other prompt."""
+    if isinstance(prompt, str):
+        return None
+    try:
+        messages = list(prompt)
+    except TypeError:
+        return None
+    for m in reversed(messages):
+        if isinstance(m, dict) and m.get("role") == "user":
+            value = m.get(PROMPT_TASK_KEY)
+            return None if value is None else operator.index(value)
+    return None

@@ -22,6 +22,7 @@ from llenvs_go.integrations._multiturn import (
     agent_reference,
     episode_starts,
     is_multi_turn,
+    mark_prompt,
     refuse_system_prompt,
     refuse_text_prompts,
     task_indices,
@@ -198,11 +199,14 @@ def make_trl_dataset(environment: Any, num_tasks: int | None = None, conversatio
 
     A multi-turn environment (``spec.is_multi_turn``) gives rows for
     :func:`~llenvs_go.integrations.trl_rollout.make_grpo_rollout_func`, which
-    finds each prompt's task by its last user message: ``prompt`` is the
-    messages the episode opens with (exactly those the rollout function
-    matches), and ``env_reference`` the environment as the rollout function's
-    ``env`` (JSON of ``environment_registry.get`` arguments). The columns are
-    the same; ``conversational=False`` and ``system_prompt`` are refused (a
+    gets the prompts alone and finds each one's task: ``prompt`` is the
+    messages the episode opens with, the last user message also holding the
+    task index under ``"llenvs_task_index"`` (the rollout function reads it;
+    chat templates ignore it; every guess_number task opens with the same
+    text, so the text alone cannot tell the tasks apart), and
+    ``env_reference`` the environment as the rollout function's ``env``
+    (JSON of ``environment_registry.get`` arguments). The columns are the
+    same; ``conversational=False`` and ``system_prompt`` are refused (a
     ValueError), since the episode's conversation is the environment's own.
 
     Args:
@@ -223,7 +227,7 @@ def make_trl_dataset(environment: Any, num_tasks: int | None = None, conversatio
         refuse_system_prompt(system_prompt, _UNSET, environment)
         starts = episode_starts(environment, task_indices(environment, num_tasks, indices))
         return datasets.Dataset.from_dict({
-            "prompt": [s.messages for s in starts],
+            "prompt": [mark_prompt(s.messages, s.task_index) for s in starts],
             "task_index": [s.task_index for s in starts],
             "ground_truth": [s.ground_truth for s in starts],
             REFERENCE_KEY: [agent_reference(environment)] * len(starts),
