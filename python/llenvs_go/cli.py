@@ -350,8 +350,8 @@ def export_command(name: str, config_file: str | None, assignments: tuple[str, .
     environment's configuration for their reward functions). A multi-turn
     environment (guess_number, calculator_arithmetic, iterative=...) gives
     the rows of llenvs-go's agent loops instead: verl rows name the loop in
-    agent_name and the task in extra_info.task_index, trl rows hold the
-    prompt the rollout function matches, openrlhf labels the task index.
+    agent_name and the task in extra_info.task_index, trl prompts carry the
+    task index the rollout function reads, openrlhf labels the task index.
     """
     from llenvs_go.integrations import DatasetProvider
     from llenvs_go.integrations._multiturn import is_multi_turn
