@@ -13,6 +13,9 @@ versions). Each check prints PASS or FAIL with what it ran; the exit status is t
   executing samples against a stand-in engine, and the samples generator's own conversion of the results
   into Experiences, batched and split.
 - Ray: remote tasks and actors with every reward function.
+- Multi-turn rows (guess_number, calculator_arithmetic, an iterative environment): veRL's RLHFDataset and
+  DataProto batch, OpenRLHF's PromptDataset, read as our agent loops read them (agent_name, task index,
+  first messages, env_reference), and a GRPOTrainer with make_grpo_rollout_func on the exported TRL rows.
 """
 
 from __future__ import annotations
@@ -150,13 +153,12 @@ def trl_environment_factory(tokenizer_dir: str) -> str:
     from trl import GRPOConfig, GRPOTrainer
 
     from llenvs_go.core.registry import environment_registry
-    from llenvs_go.integrations import DatasetProvider
-    from llenvs_go.integrations.trl_environment import make_environment_factory
+    from llenvs_go.integrations.trl import make_environment_factory, make_trl_dataset
 
     torch.manual_seed(0)
     env = environment_registry.get("calculator_arithmetic", adapter="native", seed=3, size=16, max_turns=3)
-    items = DatasetProvider(env).get_items(list(range(8)))
-    dataset = datasets.Dataset.from_list([{"prompt": list(it.messages), "task_index": it.task_index} for it in items])
+    dataset = make_trl_dataset(env, num_tasks=8)
+    assert isinstance(dataset, datasets.Dataset) and "task_index" in dataset.column_names
     factory = make_environment_factory(env)
     tokenizer = AutoTokenizer.from_pretrained(tokenizer_dir)
     with tempfile.TemporaryDirectory() as out:
@@ -516,6 +518,140 @@ def openrlhf_run(tokenizer_dir: str, tmp: str) -> str:
             f"info llenvs/unscored summing to {total_unscored}")
 
 
+# -- multi-turn rows ---------------------------------------------------------------------------------------
+def multi_turn_environments() -> list[Any]:
+    """guess_number (every task opens with the same text), calculator_arithmetic (a tool) and an iterative
+    environment, as the export command builds them (the default system prompt)."""
+    from llenvs_go.core.config import EnvironmentConfig
+
+    return [EnvironmentConfig.from_dict(c).build() for c in (
+        {"name": "guess_number", "adapter": "native", "size": 6, "seed": 3},
+        {"name": "calculator_arithmetic", "adapter": "native", "size": 6, "seed": 3},
+        {"name": "leg_counting", "size": 8, "seed": 1, "iterative": {"max_turns": 3}})]
+
+
+def first_messages(env: Any, i: int) -> list[dict[str, Any]]:
+    from llenvs_go.integrations.chat_messages import initial_messages
+
+    state, _ = env.reset(options={"task_index": i})
+    return [{"role": m["role"], "content": m["content"]} for m in initial_messages(state)]
+
+
+@check("veRL RLHFDataset + DataProto batch of multi-turn rows, read as LLEnvsVerlAgentLoop reads them")
+def verl_multi_turn(tokenizer_dir: str, tmp: str) -> str:
+    from omegaconf import OmegaConf
+    from transformers import AutoTokenizer
+    from verl.protocol import DataProto
+    from verl.utils.dataset.rl_dataset import RLHFDataset, collate_fn
+
+    from llenvs_go.integrations.agent_loop import environment_from
+    from llenvs_go.integrations.verl import make_verl_dataset, write_verl_parquet
+    from llenvs_go.integrations.verl_agent_loop import task_index_of
+
+    tokenizer = AutoTokenizer.from_pretrained(tokenizer_dir)
+    done = []
+    for env in multi_turn_environments():
+        path = write_verl_parquet(make_verl_dataset(env), os.path.join(tmp, f"{env.spec.name}.parquet"))
+        config = OmegaConf.create({"prompt_key": "prompt", "max_prompt_length": 1024, "filter_overlong_prompts": True,
+                                   "filter_overlong_prompts_workers": 1, "cache_dir": os.path.join(tmp, "cache")})
+        ds = RLHFDataset(data_files=[path], tokenizer=tokenizer, config=config)
+        assert len(ds) == len(env), f"{len(ds)} rows of {len(env)} kept"
+        # what AgentLoopWorker gets: the collated batch's non-tensor fields, one sample's as the loop's kwargs
+        batch = DataProto.from_single_dict(collate_fn([ds[k] for k in range(len(ds))]))
+        fields = batch.non_tensor_batch
+        for k in range(len(ds)):
+            kwargs = {key: values[k] for key, values in fields.items()}
+            assert kwargs.pop("agent_name") == "llenvs"
+            assert task_index_of(kwargs) == k, (task_index_of(kwargs), k)
+            assert list(kwargs["raw_prompt"]) == first_messages(env, k)
+        rebuilt = environment_from(json.loads(fields["extra_info"][0]["env_reference"]))
+        assert all(first_messages(rebuilt, k) == first_messages(env, k) for k in range(len(env)))
+        tools = fields["extra_info"][0].get("tools")
+        assert bool(tools) == bool(env.available_tools), tools
+        done.append(f"{env.spec.name} ({len(ds)} rows{', tools' if tools else ''})")
+    return "agent_name, raw_prompt, extra_info.task_index and env_reference read back for " + ", ".join(done)
+
+
+@check("OpenRLHF PromptDataset of multi-turn rows, labels read as the agent executor reads them")
+def openrlhf_multi_turn(tokenizer_dir: str, tmp: str) -> str:
+    import datasets
+    from openrlhf.datasets import PromptDataset
+    from transformers import AutoTokenizer
+
+    from llenvs_go.integrations.agent_loop import environment_from
+    from llenvs_go.integrations.openrlhf import make_openrlhf_dataset, write_openrlhf_jsonl
+    from llenvs_go.integrations.openrlhf_agent import task_index_of
+
+    tokenizer = AutoTokenizer.from_pretrained(tokenizer_dir)
+    strategy = types.SimpleNamespace(
+        args=types.SimpleNamespace(data=types.SimpleNamespace(input_key="input", label_key="label",
+                                                              apply_chat_template=True, image_key="images")),
+        is_rank_0=lambda: True)
+    done = []
+    for env in multi_turn_environments():
+        path = write_openrlhf_jsonl(make_openrlhf_dataset(env), os.path.join(tmp, f"{env.spec.name}.jsonl"))
+        dataset = PromptDataset(datasets.load_dataset("json", data_files=path)["train"], tokenizer, strategy)
+        assert len(dataset) == len(env)
+        sources, prompts, labels, _ = dataset.collate_fn([dataset[k] for k in range(len(dataset))])
+        assert [task_index_of(label) for label in labels] == list(range(len(env)))
+        assert set(sources) == {env.spec.name}
+        for k, prompt in enumerate(prompts):
+            assert prompt == tokenizer.apply_chat_template(first_messages(env, k), tokenize=False,
+                                                           add_generation_prompt=True)
+        rebuilt = environment_from(json.loads(json.loads(labels[0])["env_reference"]))
+        assert all(first_messages(rebuilt, k) == first_messages(env, k) for k in range(len(env)))
+        done.append(f"{env.spec.name} ({len(dataset)} rows)")
+    return "labels give the task index, env_reference rebuilds the environment, for " + ", ".join(done)
+
+
+@check("TRL GRPOTrainer on multi-turn rows with make_grpo_rollout_func")
+def trl_multi_turn(tokenizer_dir: str) -> str:
+    import torch
+    from transformers import AutoTokenizer
+    from trl import GRPOConfig, GRPOTrainer
+
+    from llenvs_go.integrations.agent_loop import LLEnvsAgentLoop, environment_from
+    from llenvs_go.integrations.trl import make_trl_dataset
+    from llenvs_go.integrations.trl_rollout import environment_reward, make_grpo_rollout_func
+
+    torch.manual_seed(0)
+    env = multi_turn_environments()[0]  # guess_number: the tasks' prompts are the same text
+    tokenizer = AutoTokenizer.from_pretrained(tokenizer_dir)
+    dataset = make_trl_dataset(env)
+    reference = json.loads(dataset["env_reference"][0])
+    seen: list[tuple[int, float, int]] = []
+
+    def spy(completions: Any, **kwargs: Any) -> list[float | None]:
+        seen.extend(zip(kwargs["task_index"], kwargs["env_reward"], kwargs["num_turns"], strict=True))
+        return environment_reward(completions, **kwargs)
+
+    state, _ = env.reset(options={"task_index": 0})
+    number = state.hidden.expected_answer  # solves task 0 at once; the other tasks play on
+
+    def guess(messages: Any) -> str:
+        return f"<answer>{number}</answer>"
+
+    with tempfile.TemporaryDirectory() as out:
+        args = GRPOConfig(output_dir=out, use_cpu=True, per_device_train_batch_size=4, num_generations=2,
+                          max_completion_length=256, beta=0.0, max_steps=2, logging_steps=1, report_to=[],
+                          save_strategy="no", seed=0, bf16=False)
+        trainer = GRPOTrainer(model=tiny_model(tokenizer), reward_funcs=[spy], args=args, train_dataset=dataset,
+                              processing_class=tokenizer,
+                              rollout_func=make_grpo_rollout_func(reference, guess, max_steps=3))
+        trainer.train()
+    assert trainer.state.global_step == 2 and seen
+    tasks = sorted({t for t, _, _ in seen})
+    assert len(tasks) > 1, f"every prompt played task {tasks}"
+    # each episode the trainer saw is the one its task gives the same guesses, played here on its own
+    loop = LLEnvsAgentLoop(environment_from(reference), tokenizer, max_steps=3)
+    for t, reward, turns in seen:
+        own = asyncio.run(loop.run(t, guess))
+        assert (reward, turns) == (float(sum(own["rewards"])), own["num_turns"]), (t, reward, turns, own["rewards"])
+    solved = sorted({t for t, _, turns in seen if turns == 1})
+    return (f"2 steps, {len(seen)} episodes of tasks {tasks} (guess_number), each as task_index says; "
+            f"guessing task 0's number solved tasks {solved}")
+
+
 # -- Ray ---------------------------------------------------------------------------------------------------
 def ensure_ray(ray: Any) -> None:
     if not ray.is_initialized():
@@ -594,8 +730,11 @@ def main() -> int:
             verl_naive(args.tokenizer, tmp)
             verl_remote(args.tokenizer, tmp)
             verl_user_rows(args.tokenizer, tmp)
+        if not only or "verl" in only:
+            verl_multi_turn(args.tokenizer, tmp)
         if not only or "openrlhf" in only:
             openrlhf_run(args.tokenizer, tmp)
+            openrlhf_multi_turn(args.tokenizer, tmp)
         if not only or "ray" in only:
             ray_run(args.tokenizer, tmp)
         if not only or "trl" in only:
@@ -603,6 +742,7 @@ def main() -> int:
             check("TRL GRPOTrainer, standard dataset")(trl_run)(args.tokenizer, False)
             trl_python_environment(args.tokenizer)
             trl_environment_factory(args.tokenizer)
+            trl_multi_turn(args.tokenizer)
     failed = [name for name, ok, _ in RESULTS if not ok]
     print(json.dumps({"passed": [n for n, ok, _ in RESULTS if ok], "failed": failed}, indent=1))
     return len(failed)

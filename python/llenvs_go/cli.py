@@ -332,25 +332,38 @@ def _chunks(n: int, size: int) -> Iterator[range]:
 @click.option("--seed", type=int, help="Dataset seed.")
 @click.option("-o", "--output", required=True, type=click.Path(), help="File (or directory) to write.")
 @click.option("--split", default="train", show_default=True, help="verl: extra_info.split.")
-@click.option("--text", is_flag=True, help="trl, openrlhf: prompts as one text instead of chat messages.")
+@click.option("--text", is_flag=True, help="trl, openrlhf: prompts as one text instead of chat messages "
+              "(single-turn environments only).")
+@click.option("--agent-name", default="llenvs", show_default=True,
+              help="verl, multi-turn environments: the agent_name column (the agent loop's config entry).")
 @click.option("--chunk-size", default=10000, show_default=True, type=click.IntRange(min=1),
               help="Tasks generated per step (the progress bar's step).")
 @click.option("--progress/--no-progress", default=None, help="Show a progress bar (default: on a terminal).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON: {path, format, rows}.")
 def export_command(name: str, config_file: str | None, assignments: tuple[str, ...], fmt: str, size: int | None,
-                   seed: int | None, output: str, split: str, text: bool, chunk_size: int, progress: bool | None,
-                   as_json: bool) -> None:
+                   seed: int | None, output: str, split: str, text: bool, agent_name: str, chunk_size: int,
+                   progress: bool | None, as_json: bool) -> None:
     """Write environment NAME's tasks as a training dataset for a framework, or as JSON Lines/parquet.
 
     Score the trained model's responses with the same NAME, configuration,
     --size and --seed (the rows of verl, trl and openrlhf carry the
-    environment's configuration for their reward functions).
+    environment's configuration for their reward functions). A multi-turn
+    environment (guess_number, calculator_arithmetic, iterative=...) gives
+    the rows of llenvs-go's agent loops instead: verl rows name the loop in
+    agent_name and the task in extra_info.task_index, trl prompts carry the
+    task index the rollout function reads, openrlhf labels the task index.
     """
     from llenvs_go.integrations import DatasetProvider
+    from llenvs_go.integrations._multiturn import is_multi_turn
 
     config = build_config(name, config_file, assignments, size, seed)
     env = build_environment(config)
     n = len(env)
+    if is_multi_turn(env) and text:
+        _usage(f"--text: {env.spec.name} is multi-turn, and its rows carry the chat messages the agent loop opens "
+               f"the episode with; drop --text (every --format carries multi-turn rows: {', '.join(FORMATS)})")
+    if not agent_name:
+        _usage("--agent-name must not be empty (the name of the agent loop's config entry, e.g. llenvs)")
     show = sys.stderr.isatty() if progress is None else progress
     if not show and importlib.util.find_spec("datasets") is not None:
         import datasets
@@ -370,7 +383,7 @@ def export_command(name: str, config_file: str | None, assignments: tuple[str, .
             else:
                 ds.to_parquet(output)
         else:
-            parts = _export_chunks(env, fmt, n, chunk_size, split, text, show)
+            parts = _export_chunks(env, fmt, n, chunk_size, split, text, show, agent_name)
             _write_rows(fmt, parts, output)
     except OSError as e:
         _fail(f"cannot write {output}: {e}")
@@ -380,7 +393,8 @@ def export_command(name: str, config_file: str | None, assignments: tuple[str, .
         click.echo(f"wrote {n} {name} tasks ({fmt}) to {output}", err=True)
 
 
-def _export_chunks(env: Any, fmt: str, n: int, chunk_size: int, split: str, text: bool, show: bool) -> list[Any]:
+def _export_chunks(env: Any, fmt: str, n: int, chunk_size: int, split: str, text: bool, show: bool,
+                   agent_name: str = "llenvs") -> list[Any]:
     from llenvs_go.integrations.openrlhf import make_openrlhf_dataset
     from llenvs_go.integrations.trl import make_trl_dataset
     from llenvs_go.integrations.verl import make_verl_dataset
@@ -391,7 +405,7 @@ def _export_chunks(env: Any, fmt: str, n: int, chunk_size: int, split: str, text
     with bar_cm as bar:
         for chunk in _chunks(n, chunk_size):
             if fmt == "verl":
-                parts.append(make_verl_dataset(env, split=split, indices=chunk))
+                parts.append(make_verl_dataset(env, split=split, indices=chunk, agent_name=agent_name))
             elif fmt == "openrlhf":
                 parts.append(make_openrlhf_dataset(env, conversational=not text, indices=chunk))
             else:

@@ -14,7 +14,7 @@ click = pytest.importorskip("click")
 from click.testing import CliRunner  # noqa: E402
 
 from llenvs_go import __version__, _native  # noqa: E402
-from llenvs_go.cli import cli  # noqa: E402
+from llenvs_go.cli import build_config, cli  # noqa: E402
 from llenvs_go.core.config import EnvironmentConfig  # noqa: E402
 from llenvs_go.core.registry import environment_registry  # noqa: E402
 from llenvs_go.integrations import DatasetProvider, Scorer  # noqa: E402
@@ -199,6 +199,59 @@ def test_export_provider_columns(tmp_path, fmt):
     ds = datasets.Dataset.from_json(str(out)) if fmt == "jsonl" else datasets.Dataset.from_parquet(str(out))
     expected = DatasetProvider(_env()).to_hf_dataset()
     assert ds.to_list() == expected.to_list()
+
+
+MULTI_TURN_LINES = {"guess_number": ["guess_number"], "calculator": ["calculator_arithmetic"],
+                    "iterative": ["leg_counting", 'iterative={"max_turns": 3}']}
+
+
+@pytest.mark.parametrize("fmt", ["verl", "trl", "openrlhf", "jsonl", "parquet"])
+@pytest.mark.parametrize("line", list(MULTI_TURN_LINES.values()), ids=list(MULTI_TURN_LINES))
+def test_export_multi_turn_in_every_format(tmp_path, line, fmt):
+    """A multi-turn environment exports (no single-turn scorer involved) with the rows of its function, in
+    chunks as any other; the rows are the same in one chunk or many."""
+    pytest.importorskip("datasets")
+    from llenvs_go.integrations.openrlhf import make_openrlhf_dataset
+    from llenvs_go.integrations.trl import make_trl_dataset
+    from llenvs_go.integrations.verl import make_verl_dataset
+
+    suffix = {"verl": "parquet", "trl": "jsonl", "openrlhf": "jsonl"}.get(fmt, fmt)
+    out = tmp_path / f"rows.{suffix}"
+    result = invoke_ok("export", *line, "--format", fmt, "--size", "7", "--seed", "4", "-o", str(out),
+                       "--chunk-size", "3", "--json")
+    assert json.loads(result.stdout)["rows"] == 7
+    env = build_config(line[0], None, line[1:], 7, 4).build()
+    if fmt == "verl":
+        import pyarrow.parquet as pq
+
+        assert pq.read_table(out).to_pylist() == make_verl_dataset(env)
+    elif fmt == "openrlhf":
+        assert [json.loads(x) for x in out.read_text(encoding="utf-8").splitlines()] == make_openrlhf_dataset(env)
+    elif fmt == "trl":
+        import datasets
+
+        make_trl_dataset(env).to_json(str(tmp_path / "direct.jsonl"), lines=True)
+        assert datasets.Dataset.from_json(str(out)).to_list() == \
+            datasets.Dataset.from_json(str(tmp_path / "direct.jsonl")).to_list()
+    else:
+        import datasets
+
+        ds = datasets.Dataset.from_json(str(out)) if fmt == "jsonl" else datasets.Dataset.from_parquet(str(out))
+        assert ds["task_index"] == list(range(7))
+
+
+def test_export_multi_turn_options(tmp_path):
+    pq = pytest.importorskip("pyarrow.parquet")
+    out = tmp_path / "rows.parquet"
+    invoke_ok("export", "guess_number", "--format", "verl", "--size", "3", "--agent-name", "mine", "-o", str(out))
+    assert [r["agent_name"] for r in pq.read_table(out).to_pylist()] == ["mine"] * 3
+    result = run("export", "guess_number", "--format", "verl", "--size", "3", "--agent-name", "", "-o", str(out))
+    assert result.exit_code == 2 and "--agent-name must not be empty" in result.output
+    for fmt in ("trl", "openrlhf"):
+        result = run("export", "guess_number", "--format", fmt, "--size", "3", "--text", "-o", str(tmp_path / "x"))
+        assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+        assert "guess_number is multi-turn" in result.output and "verl, trl, openrlhf, jsonl, parquet" in result.output
+        assert not (tmp_path / "x").exists()
 
 
 def test_export_to_missing_directory_is_a_usage_error(tmp_path):

@@ -18,11 +18,18 @@ from __future__ import annotations
 import asyncio
 import importlib.util
 import json
+from types import SimpleNamespace
+from typing import Any
 
 import pytest
 from framework_mocks import QEnvironment, answers
+from mask_helpers import MockTokenizer
+from multiturn_export import IDS, MULTI_TURN, answer, build, from_reference, other_task, solved, truth
+from multiturn_export import qwen3 as qwen3  # noqa: F401 - a fixture
 
 from llenvs_go.core.registry import environment_registry
+from llenvs_go.integrations.agent_loop import LLEnvsAgentLoop
+from llenvs_go.integrations.chat_messages import initial_messages
 from llenvs_go.integrations.openrlhf import (
     ERROR_KEY,
     MISMATCH_KEY,
@@ -224,3 +231,119 @@ def test_plain_labels_beside_references_and_the_exact_rule(env, monkeypatch):
     monkeypatch.setenv("LLENVS_GO_LABEL_SCORING", "fuzzy")
     with pytest.raises(ValueError, match="'fuzzy' is not one of math, exact"):
         reward_func(["\\boxed{1}"], None, ["1"])
+
+
+# -- multi-turn rows: exported, read back, played by the agent executor (openrlhf_agent.py) ------------------
+
+
+def _export_openrlhf(route: str, entry: tuple, tmp_path) -> tuple[str, Any]:
+    """A multi-turn environment exported to JSONL by make_openrlhf_dataset or by the export command; the
+    path and the environment the rows were made from."""
+    _, arguments, command_line = entry
+    path = str(tmp_path / "train.jsonl")
+    if route == "function":
+        env = build(arguments)
+        write_openrlhf_jsonl(make_openrlhf_dataset(env), path)
+        return path, env
+    pytest.importorskip("click")
+    from click.testing import CliRunner
+
+    from llenvs_go.cli import cli
+
+    result = CliRunner().invoke(cli, ["export", *command_line, "--format", "openrlhf", "-o", path],
+                                catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    with open(path, encoding="utf-8") as f:
+        label = json.loads(json.loads(f.readline())["label"])
+    return path, from_reference(label["env_reference"])  # the command line's environment (its system prompt too)
+
+
+def _read_jsonl(path: str) -> list[dict[str, Any]]:
+    with open(path, encoding="utf-8") as f:
+        return [json.loads(line) for line in f]
+
+
+@pytest.mark.parametrize("route", ["function", "cli"])
+@pytest.mark.parametrize("entry", MULTI_TURN, ids=IDS)
+def test_multi_turn_rows_carry_what_the_agent_executor_reads(entry, route, tmp_path):
+    path, env = _export_openrlhf(route, entry, tmp_path)
+    rows = _read_jsonl(path)
+    assert len(rows) == len(env)
+    references = set()
+    for k, row in enumerate(rows):
+        state, _ = env.reset(options={"task_index": k})
+        assert row["input"] == [{"role": m["role"], "content": m["content"]} for m in initial_messages(state)]
+        assert row["datasource"] == env.spec.name
+        label = json.loads(row["label"])
+        assert label["task_index"] == k
+        references.add(label["env_reference"])
+    reference, = references
+    rebuilt = from_reference(reference)
+    assert len(rebuilt) == len(env) and truth(rebuilt, 4) == truth(env, 4)
+    loop = LLEnvsAgentLoop(rebuilt, MockTokenizer(), max_steps=4)
+    k = json.loads(rows[3]["label"])["task_index"]
+    right = asyncio.run(loop.run(k, lambda m: answer(truth(env, k))))
+    wrong = asyncio.run(loop.run(k, lambda m: answer(truth(env, other_task(env, k)))))
+    assert solved(right["rewards"], right["num_turns"]) and not solved(wrong["rewards"], wrong["num_turns"])
+
+
+@pytest.mark.parametrize("route", ["function", "cli"])
+@pytest.mark.parametrize("entry", MULTI_TURN, ids=IDS)
+def test_multi_turn_rows_play_in_the_agent_executor(entry, route, qwen3, tmp_path, monkeypatch):
+    """The JSONL read by OpenRLHF's PromptDataset (--data.input_key input --data.label_key label
+    --data.apply_chat_template), the agent file loaded as openrlhf/trainer/ray/vllm_engine.py (0.11.2) loads
+    it, with $LLENVS_GO_AGENT_ENV set to the labels' env_reference, executing a sample's label."""
+    pytest.importorskip("openrlhf.utils.agent")
+    datasets = pytest.importorskip("datasets")
+    from openrlhf.datasets import PromptDataset
+    from openrlhf.utils.agent import AgentExecutorBase
+
+    import llenvs_go.integrations.openrlhf_agent as agent
+
+    path, env = _export_openrlhf(route, entry, tmp_path)
+    strategy = SimpleNamespace(args=SimpleNamespace(data=SimpleNamespace(input_key="input", label_key="label",
+                                                                         apply_chat_template=True,
+                                                                         image_key="images")),
+                               is_rank_0=lambda: True)
+    dataset = PromptDataset(datasets.load_dataset("json", data_files=path)["train"], qwen3, strategy)
+    assert len(dataset) == len(env)
+    _, prompt, label, _ = dataset[4]
+    monkeypatch.setenv("LLENVS_GO_AGENT_ENV", json.loads(label)["env_reference"])
+    spec = importlib.util.spec_from_file_location("agent_module", agent.__file__)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert issubclass(module.AgentExecutor, AgentExecutorBase)
+    executor = module.AgentExecutor()
+
+    class Engine:
+        """RolloutRayActor as the executor sees it, with a model that always says ``text``."""
+
+        def __init__(self, text: str):
+            self.ids = qwen3.encode(text, add_special_tokens=False) + [qwen3.convert_tokens_to_ids("<|im_end|>")]
+            self.contexts: list[list[int]] = []
+
+        async def generate(self, prompt_token_ids, sampling_params, multi_modal_data=None):
+            self.contexts.append(list(prompt_token_ids))
+            out = SimpleNamespace(token_ids=self.ids, text=qwen3.decode(self.ids, skip_special_tokens=True),
+                                  finish_reason="stop", logprobs=None)
+            return SimpleNamespace(outputs=[out])
+
+    def play(text: str) -> tuple[dict[str, Any], Engine]:
+        engine = Engine(text)
+        params = SimpleNamespace(max_tokens=256, logprobs=None)
+        res = asyncio.run(executor.execute(prompt=prompt, label=label, sampling_params=params, max_length=4096,
+                                           hf_tokenizer=qwen3, llm_engine=engine))
+        return res, engine
+
+    k = json.loads(label)["task_index"]
+    assert k == 4
+    (right, engine), (wrong, _) = play(answer(truth(env, k))), play(answer(truth(env, other_task(env, k))))
+    assert len(right["action_ranges"]) == 1 and right["reward"] > 0 and not right["truncated"]
+    assert len(wrong["action_ranges"]) > 1 or wrong["reward"] <= 0
+    # the episode opened with the row's conversation: the first context is PromptDataset's prompt, tokenized
+    # (with the environment's tools rendered in too: OpenRLHF's template call has none)
+    first = qwen3.decode(engine.contexts[0])
+    if entry[0] == "calculator":
+        assert "# Tools" in first and "# Tools" not in prompt and first.endswith(prompt.split("<|im_start|>user")[-1])
+    else:
+        assert first == prompt

@@ -16,11 +16,16 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import json
+from types import SimpleNamespace
 
 import pytest
 from framework_mocks import QEnvironment, answers
+from multiturn_export import IDS, MULTI_TURN, answer, build, from_reference, other_task, solved, truth
+from multiturn_export import qwen3 as qwen3  # noqa: F401 - a fixture
 
 from llenvs_go.core.registry import environment_registry
+from llenvs_go.integrations.chat_messages import initial_messages
 from llenvs_go.integrations.trl import TRL_KEYWORDS, EnvironmentMismatchError, make_trl_dataset, make_trl_reward_fn
 
 datasets = pytest.importorskip("datasets")
@@ -171,3 +176,81 @@ def test_a_mismatched_reference_after_an_empty_one_is_still_caught(env):
     good = answers(env, range(2))
     with pytest.raises(EnvironmentMismatchError):
         fn(prompts=None, completions=good, task_index=[0, 1], env_reference=["", other["env_reference"][0]])
+
+
+# -- multi-turn rows: exported, read back, played by make_grpo_rollout_func ---------------------------------
+
+
+def _play_trl_rows(rows, tok, reply):
+    """Each row's prompt through make_grpo_rollout_func (as GRPOTrainer calls it: rollout_func(prompts,
+    trainer)), built from the row's env_reference, with a model that always answers ``reply(row)``."""
+    from llenvs_go.integrations.trl_rollout import make_grpo_rollout_func
+
+    trainer = SimpleNamespace(args=SimpleNamespace(max_completion_length=512), processing_class=tok)
+    outs = []
+    for row in rows:
+        text = answer(reply(row))
+        func = make_grpo_rollout_func(json.loads(row["env_reference"]), lambda messages, text=text: text,
+                                      max_steps=4)
+        outs.append(func([row["prompt"]], trainer))
+    return outs
+
+
+def _check_trl_rows(rows, env):
+    """The rows' prompts find their own tasks, and the episodes play those tasks: the task's answer (from
+    ``env``, not from the row) solves it in one turn, another task's does not."""
+    assert len(rows) == len(env)
+    for k, row in enumerate(rows):
+        assert row["task_index"] == k and row["ground_truth"] == truth(env, k)
+        state, _ = env.reset(options={"task_index": k})
+        # the episode's first messages; the last user message holds the task index too (guess_number's
+        # tasks all open with the same text)
+        assert [{"role": m["role"], "content": m["content"]} for m in row["prompt"]] == \
+            [{"role": m["role"], "content": m["content"]} for m in initial_messages(state)]
+        assert [m.get("llenvs_task_index") for m in row["prompt"]][-1] == k
+    return rows
+
+
+@pytest.mark.parametrize("arguments", [m[1] for m in MULTI_TURN], ids=IDS)
+def test_multi_turn_rows_round_trip_through_the_rollout_function(arguments, qwen3, tmp_path):
+    env = build(arguments)
+    path = str(tmp_path / "train.parquet")
+    make_trl_dataset(env).to_parquet(path)
+    rows = _check_trl_rows(datasets.load_dataset("parquet", data_files=path)["train"].to_list(), env)
+    picked = rows[1:4]
+    for row, out in zip(picked, _play_trl_rows(picked, qwen3, lambda r: truth(env, r["task_index"])), strict=True):
+        assert out["task_index"] == [row["task_index"]]
+        assert solved([out["env_reward"][0]], out["num_turns"][0]), (row["task_index"], out)
+    wrong = _play_trl_rows(picked, qwen3, lambda r: truth(env, other_task(env, r["task_index"])))
+    assert not any(solved([o["env_reward"][0]], o["num_turns"][0]) for o in wrong)
+
+
+@pytest.mark.parametrize("command_line", [m[2] for m in MULTI_TURN], ids=IDS)
+def test_multi_turn_cli_export_round_trips_through_the_rollout_function(command_line, qwen3, tmp_path):
+    click = pytest.importorskip("click")
+    from click.testing import CliRunner
+
+    from llenvs_go.cli import cli
+
+    path = str(tmp_path / "train.jsonl")
+    result = CliRunner().invoke(cli, ["export", *command_line, "--format", "trl", "-o", path],
+                                catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    assert click  # the command ran through click
+    rows = datasets.load_dataset("json", data_files=path)["train"].to_list()
+    env = from_reference(rows[0]["env_reference"])  # the command line's environment (its system prompt too)
+    rows = _check_trl_rows(rows, env)
+    out, = _play_trl_rows(rows[2:3], qwen3, lambda r: truth(env, r["task_index"]))
+    assert out["task_index"] == [2] and solved([out["env_reward"][0]], out["num_turns"][0])
+
+
+def test_multi_turn_rows_refuse_text_prompts_and_another_system_prompt():
+    env = build(MULTI_TURN[0][1])
+    with pytest.raises(ValueError, match="multi-turn.*conversational=True"):
+        make_trl_dataset(env, conversational=False)
+    with pytest.raises(ValueError, match="multi-turn.*system_prompt"):
+        make_trl_dataset(env, system_prompt="Be brief.")
+    with pytest.raises(IndexError, match="task index 6 is out of range"):
+        make_trl_dataset(env, indices=[0, 6])
+    assert make_trl_dataset(env, num_tasks=2)["task_index"] == [0, 1]
+    assert make_trl_dataset(env, indices=[4, 1])["task_index"] == [4, 1]

@@ -23,13 +23,20 @@ import hashlib
 import importlib
 import importlib.util
 import inspect
+import json
 import os
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 import pytest
 from framework_mocks import QEnvironment, answers
+from mask_helpers import MockTokenizer
+from multiturn_export import IDS, MULTI_TURN, answer, build, from_reference, other_task, solved, truth
+from multiturn_export import qwen3 as qwen3  # noqa: F401 - a fixture
 
 from llenvs_go.core.registry import environment_registry
+from llenvs_go.integrations.agent_loop import LLEnvsAgentLoop
+from llenvs_go.integrations.chat_messages import initial_messages
 from llenvs_go.integrations.verl import (
     EnvironmentMismatchError,
     UnscorableRowError,
@@ -335,3 +342,126 @@ def test_bad_solution_type_is_a_type_error(env):
     rows = make_verl_dataset(env, num_tasks=1)
     with pytest.raises(TypeError, match="solution_str must be the decoded response"):
         make_verl_reward_fn(env)(solution_str=b"x", ground_truth="", extra_info=rows[0]["extra_info"])
+
+
+# -- multi-turn rows: exported, read back, played by LLEnvsVerlAgentLoop ------------------------------------
+
+
+def _export_verl(route: str, entry: tuple, tmp_path) -> tuple[str, Any]:
+    """A multi-turn environment exported to parquet by make_verl_dataset or by the export command; the
+    path and the environment the rows were made from."""
+    _, arguments, command_line = entry
+    path = str(tmp_path / "train.parquet")
+    if route == "function":
+        env = build(arguments)
+        write_verl_parquet(make_verl_dataset(env), path)
+        return path, env
+    pytest.importorskip("click")
+    from click.testing import CliRunner
+
+    from llenvs_go.cli import cli
+
+    result = CliRunner().invoke(cli, ["export", *command_line, "--format", "verl", "-o", path],
+                                catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    import pyarrow.parquet as pq
+
+    reference = pq.read_table(path).to_pylist()[0]["extra_info"]["env_reference"]
+    return path, from_reference(reference)  # the command line's environment (its system prompt too)
+
+
+@pytest.mark.parametrize("route", ["function", "cli"])
+@pytest.mark.parametrize("entry", MULTI_TURN, ids=IDS)
+def test_multi_turn_rows_carry_what_the_agent_loop_reads(entry, route, tmp_path):
+    pa = pytest.importorskip("pyarrow.parquet")
+    path, env = _export_verl(route, entry, tmp_path)
+    rows = pa.read_table(path).to_pylist()
+    assert len(rows) == len(env)
+    for k, row in enumerate(rows):
+        state, _ = env.reset(options={"task_index": k})
+        assert row["agent_name"] == "llenvs" and row["data_source"] == env.spec.name
+        assert row["prompt"] == [{"role": m["role"], "content": m["content"]} for m in initial_messages(state)]
+        assert row["extra_info"]["task_index"] == row["extra_info"]["index"] == k
+        assert row["ground_truth"] == row["reward_model"]["ground_truth"] == truth(env, k)
+        tools = [t.to_openai_schema() for t in state.observation.available_tools]
+        assert json.loads(row["extra_info"].get("tools") or "[]") == tools
+    assert (entry[0] == "calculator") == bool(rows[0]["extra_info"].get("tools"))
+    # the reference rebuilds the environment the rows were made from: same tasks, same first turn
+    rebuilt = from_reference(rows[0]["extra_info"]["env_reference"])
+    assert len(rebuilt) == len(env) and truth(rebuilt, 3) == truth(env, 3)
+    # the episode of a row's task index is the row's task: its answer solves it, another's does not
+    loop = LLEnvsAgentLoop(rebuilt, MockTokenizer(), max_steps=4)
+    k = rows[2]["extra_info"]["task_index"]
+    right = asyncio.run(loop.run(k, lambda m: answer(truth(env, k))))
+    wrong = asyncio.run(loop.run(k, lambda m: answer(truth(env, other_task(env, k)))))
+    assert solved(right["rewards"], right["num_turns"]) and not solved(wrong["rewards"], wrong["num_turns"])
+
+
+@pytest.mark.parametrize("route", ["function", "cli"])
+@pytest.mark.parametrize("entry", MULTI_TURN, ids=IDS)
+def test_multi_turn_rows_play_in_the_verl_agent_loop(entry, route, qwen3, tmp_path):
+    """The parquet read by veRL's RLHFDataset, each item's fields passed to LLEnvsVerlAgentLoop.run as
+    verl/experimental/agent_loop/agent_loop.py (0.9.1) passes them (agent_name taken out to pick the loop),
+    the loop built by hydra from a YAML entry whose env is the rows' env_reference."""
+    pytest.importorskip("verl.experimental.agent_loop.agent_loop")
+    import hydra
+    import torch
+    from omegaconf import OmegaConf
+    from verl.experimental.agent_loop.agent_loop import DictConfigWrap, ToolListWrap
+    from verl.utils.dataset.rl_dataset import RLHFDataset
+    from verl.workers.rollout.replica import TokenOutput
+
+    path, env = _export_verl(route, entry, tmp_path)
+    # (scripts/frameworks_check.py runs the overlong-prompt filter on these rows; here it would cost ~20 s a test)
+    config = OmegaConf.create({"prompt_key": "prompt", "max_prompt_length": 1024, "filter_overlong_prompts": False,
+                               "cache_dir": str(tmp_path / "cache")})
+    dataset = RLHFDataset(data_files=[path], tokenizer=qwen3, config=config)
+    assert len(dataset) == len(env)
+    item = dataset[2]
+    kwargs = {k: v for k, v in item.items() if not isinstance(v, torch.Tensor)}
+    agent_name = kwargs.pop("agent_name")
+    cfg_file = tmp_path / "agent_loops.yaml"
+    cfg_file.write_text(f"- name: {agent_name}\n"
+                        "  _target_: llenvs_go.integrations.verl_agent_loop.LLEnvsVerlAgentLoop\n"
+                        f"  env: {kwargs['extra_info']['env_reference']}\n"
+                        "  max_steps: 4\n")
+    entry_cfg = OmegaConf.load(cfg_file)[0]
+    trainer_cfg = OmegaConf.create({"actor_rollout_ref": {"rollout": {"prompt_length": 1024, "response_length": 1024,
+                                                                      "agent": {}, "multi_turn": {}}}, "data": {}})
+
+    def play(text: str) -> Any:
+        ids = qwen3.encode(text, add_special_tokens=False) + [qwen3.convert_tokens_to_ids("<|im_end|>")]
+
+        class ServerManager:
+            async def generate(self, request_id, *, prompt_ids, sampling_params, **kw):
+                return TokenOutput(token_ids=ids, log_probs=None)
+
+        loop = hydra.utils.instantiate(config=entry_cfg, trainer_config=DictConfigWrap(config=trainer_cfg),
+                                       server_manager=ServerManager(), tokenizer=qwen3, processor=None,
+                                       hf_model_type=None, dataset_cls=None,
+                                       data_config=DictConfigWrap(trainer_cfg.data), tools=ToolListWrap([]))
+        return asyncio.run(loop.run({"temperature": 1.0, "logprobs": False}, **kwargs))
+
+    k = kwargs["extra_info"]["task_index"]
+    assert k == 2 and kwargs["raw_prompt"] == [{"role": m["role"], "content": m["content"]}
+                                               for m in initial_messages(env.reset(options={"task_index": 2})[0])]
+    right, wrong = play(answer(truth(env, k))), play(answer(truth(env, other_task(env, k))))
+    assert right.extra_fields["task_index"] == wrong.extra_fields["task_index"] == 2
+    assert solved(right.extra_fields["turn_scores"], right.num_turns)
+    assert not solved(wrong.extra_fields["turn_scores"], wrong.num_turns)
+    assert right.reward_score == sum(right.extra_fields["turn_scores"])
+    # the conversation the loop opened with is the row's prompt
+    assert qwen3.decode(right.prompt_ids).endswith("<|im_start|>assistant\n")
+    assert kwargs["raw_prompt"][-1]["content"] in qwen3.decode(right.prompt_ids)
+
+
+def test_multi_turn_rows_refuse_another_system_prompt_and_a_bad_agent_name():
+    env = build(MULTI_TURN[0][1])
+    with pytest.raises(ValueError, match="multi-turn.*system_prompt"):
+        make_verl_dataset(env, system_prompt="Be brief.")
+    with pytest.raises(ValueError, match="agent_name"):
+        make_verl_dataset(env, agent_name="")
+    assert [r["agent_name"] for r in make_verl_dataset(env, 2, agent_name="mine")] == ["mine", "mine"]
+    assert [r["extra_info"]["task_index"] for r in make_verl_dataset(env, indices=[5, 0])] == [5, 0]
+    with pytest.raises(IndexError, match="task index -1 is out of range"):
+        make_verl_dataset(env, indices=[-1])

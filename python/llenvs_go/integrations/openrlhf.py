@@ -23,8 +23,17 @@ from array import array
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from llenvs_go.integrations._multiturn import (
+    agent_reference,
+    episode_starts,
+    is_multi_turn,
+    refuse_system_prompt,
+    refuse_text_prompts,
+    task_indices,
+)
 from llenvs_go.integrations._references import (
     LABEL_PREFIX,
+    REFERENCE_KEY,
     BoundEnvironment,
     EnvironmentMismatchError,
     RefusedReferenceError,
@@ -321,7 +330,27 @@ def make_openrlhf_dataset(environment: Any, num_tasks: int | None = None, *, con
     ``llenvs:<task_index>:<ground-truth fingerprint>:<environment JSON>``.
     ``indices`` selects tasks instead of the first ``num_tasks`` (e.g. one
     chunk of a large export). Save the rows with :func:`write_openrlhf_jsonl`.
+
+    A multi-turn environment (``spec.is_multi_turn``) gives rows for the agent
+    executor ``llenvs_go/integrations/openrlhf_agent.py``
+    (``--train.agent_func_path``), which plays each row's task and returns the
+    episode's reward: ``input`` is the messages the episode opens with, and
+    the label is JSON text ``{"task_index": i, "env_reference": <the
+    environment as environment_registry.get arguments, JSON text>}`` (the
+    executor reads ``task_index``; ``env_reference`` is what to put in
+    ``$LLENVS_GO_AGENT_ENV``). ``conversational=False`` and ``system_prompt``
+    are refused (a ValueError), since the episode's conversation is the
+    environment's own.
     """
+    if is_multi_turn(environment):
+        refuse_text_prompts(conversational, environment)
+        refuse_system_prompt(system_prompt, _UNSET, environment)
+        reference = agent_reference(environment)
+        source = environment.spec.name
+        return [{"input": s.messages,
+                 "label": json.dumps({"task_index": s.task_index, REFERENCE_KEY: reference}, sort_keys=True),
+                 "datasource": source}
+                for s in episode_starts(environment, task_indices(environment, num_tasks, indices))]
     provider = DatasetProvider(environment) if system_prompt is _UNSET else \
         DatasetProvider(environment, system_prompt=system_prompt)
     n = len(provider) if num_tasks is None else max(0, min(int(num_tasks), len(provider)))

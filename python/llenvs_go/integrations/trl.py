@@ -18,6 +18,15 @@ import asyncio
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from llenvs_go.integrations._multiturn import (
+    agent_reference,
+    episode_starts,
+    is_multi_turn,
+    mark_prompt,
+    refuse_system_prompt,
+    refuse_text_prompts,
+    task_indices,
+)
 from llenvs_go.integrations._references import (
     REFERENCE_KEY,
     BoundEnvironment,
@@ -27,6 +36,7 @@ from llenvs_go.integrations._references import (
     same_environment,
 )
 from llenvs_go.integrations.dataset_provider import DatasetProvider
+from llenvs_go.integrations.trl_environment import make_environment_factory
 from llenvs_go.integrations.trl_rewards import accuracy_reward, reasoning_accuracy_reward, think_format_reward
 from llenvs_go.integrations.trl_rollout import make_trl_rollout_fn
 
@@ -36,8 +46,9 @@ _UNSET: Any = object()
 TRL_KEYWORDS = frozenset({"prompts", "completions", "completion_ids", "trainer_state", "log_extra", "log_metric",
                           "environments", "environment"})
 
-__all__ = ["TRL_KEYWORDS", "EnvironmentMismatchError", "accuracy_reward", "make_trl_dataset", "make_trl_reward_fn",
-           "make_trl_rollout_fn", "reasoning_accuracy_reward", "think_format_reward"]
+__all__ = ["TRL_KEYWORDS", "EnvironmentMismatchError", "accuracy_reward", "make_environment_factory",
+           "make_trl_dataset", "make_trl_reward_fn", "make_trl_rollout_fn", "reasoning_accuracy_reward",
+           "think_format_reward"]
 
 
 def _texts(completions: Any) -> list[str] | tuple[str, ...]:
@@ -188,6 +199,18 @@ def make_trl_dataset(environment: Any, num_tasks: int | None = None, conversatio
 
     No column is named like one of TRL's own keywords (:data:`TRL_KEYWORDS`).
 
+    A multi-turn environment (``spec.is_multi_turn``) gives rows for
+    :func:`~llenvs_go.integrations.trl_rollout.make_grpo_rollout_func`, which
+    gets the prompts alone and finds each one's task: ``prompt`` is the
+    messages the episode opens with, the last user message also holding the
+    task index under ``"llenvs_task_index"`` (the rollout function reads it;
+    chat templates ignore it; every guess_number task opens with the same
+    text, so the text alone cannot tell the tasks apart), and
+    ``env_reference`` the environment as the rollout function's ``env``
+    (JSON of ``environment_registry.get`` arguments). The columns are the
+    same; ``conversational=False`` and ``system_prompt`` are refused (a
+    ValueError), since the episode's conversation is the environment's own.
+
     Args:
         environment: any environment with llenvs' protocol and ``len()``.
         num_tasks: how many tasks (from index 0); all when None.
@@ -201,6 +224,16 @@ def make_trl_dataset(environment: Any, num_tasks: int | None = None, conversatio
         import datasets
     except ImportError as e:
         raise ImportError("make_trl_dataset needs the datasets package: pip install datasets") from e
+    if is_multi_turn(environment):
+        refuse_text_prompts(conversational, environment)
+        refuse_system_prompt(system_prompt, _UNSET, environment)
+        starts = episode_starts(environment, task_indices(environment, num_tasks, indices))
+        return datasets.Dataset.from_dict({
+            "prompt": [mark_prompt(s.messages, s.task_index) for s in starts],
+            "task_index": [s.task_index for s in starts],
+            "ground_truth": [s.ground_truth for s in starts],
+            REFERENCE_KEY: [agent_reference(environment)] * len(starts),
+        })
     provider = DatasetProvider(environment) if system_prompt is _UNSET else \
         DatasetProvider(environment, system_prompt=system_prompt)
     n = len(provider) if num_tasks is None else max(0, min(int(num_tasks), len(provider)))

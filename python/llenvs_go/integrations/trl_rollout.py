@@ -17,6 +17,7 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from llenvs_go.integrations._multiturn import marked_task_index
 from llenvs_go.integrations.agent_loop import (
     Episode,
     GenerateCall,
@@ -71,6 +72,9 @@ class _TaskIndex:
         self._lock = threading.Lock()
 
     def __call__(self, prompt: Any) -> int:
+        marked = marked_task_index(prompt)  # a multi-turn row of make_trl_dataset names its task
+        if marked is not None:
+            return marked
         with self._lock:
             if self._index is None:
                 n = self.num_tasks if self.num_tasks is not None else len(self.env)

@@ -27,10 +27,18 @@ Two ways to use it:
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from llenvs_go.integrations._multiturn import (
+    agent_reference,
+    episode_starts,
+    is_multi_turn,
+    refuse_system_prompt,
+    task_indices,
+)
 from llenvs_go.integrations._references import (
     PROCEDURAL_ADAPTERS,
     REFERENCE_KEY,
@@ -47,8 +55,10 @@ from llenvs_go.integrations.dataset_provider import DatasetProvider
 from llenvs_go.integrations.verl_sources import default_compute_score, family_of, is_known_source, score_sources
 
 _UNSET: Any = object()
+#: The ``agent_name`` of multi-turn rows: the name the docs give ``LLEnvsVerlAgentLoop``'s config entry.
+AGENT_NAME = "llenvs"
 
-__all__ = ["EnvironmentMismatchError", "LLEnvsAgentLoop", "RefusedReferenceError", "UnscorableRowError",
+__all__ = ["AGENT_NAME", "EnvironmentMismatchError", "LLEnvsAgentLoop", "RefusedReferenceError", "UnscorableRowError",
            "allow_environments", "compute_score", "compute_score_async", "compute_score_batch", "make_verl_dataset",
            "make_verl_reward_fn", "write_verl_parquet"]
 
@@ -306,7 +316,7 @@ def compute_score_batch(data_sources: Sequence[Any], solution_strs: Sequence[Any
 
 def make_verl_dataset(environment: Any, num_tasks: int | None = None, *, split: str = "train",
                       system_prompt: Any = _UNSET, ability: str | None = None,
-                      indices: Sequence[int] | None = None) -> list[dict[str, Any]]:
+                      indices: Sequence[int] | None = None, agent_name: str = AGENT_NAME) -> list[dict[str, Any]]:
     """Rows for veRL's ``RLHFDataset``, one per task (the first ``num_tasks``; all when None).
 
     Each row::
@@ -323,6 +333,24 @@ def make_verl_dataset(environment: Any, num_tasks: int | None = None, *, split: 
     the environment from it. The top-level ``ground_truth`` is llenvs' key.
     Save the rows with :func:`write_verl_parquet`.
 
+    A multi-turn environment (``spec.is_multi_turn``) gives rows for the agent
+    loop :class:`~llenvs_go.integrations.verl_agent_loop.LLEnvsVerlAgentLoop`,
+    which plays each row's task and returns the episode's reward (no
+    ``compute_score`` is involved)::
+
+        {"data_source": <environment name>,
+         "agent_name": agent_name,
+         "prompt": <the messages the episode opens with>,
+         "ability": <adapter name>,
+         "reward_model": {"style": "rule", "ground_truth": <answer>},
+         "extra_info": {"index": i, "task_index": i, "split": split,
+                        "env_reference": <environment_registry.get arguments as JSON>,
+                        "tools": <OpenAI tool schemas as JSON, only for environments with tools>},
+         "ground_truth": <answer>}
+
+    The loop plays its own configured ``env`` (give it the rows'
+    ``env_reference``) and finds the task in ``extra_info["task_index"]``.
+
     Args:
         environment: any environment with llenvs' protocol and ``len()``.
         num_tasks: how many tasks (from index 0); a negative count gives no rows.
@@ -332,7 +360,15 @@ def make_verl_dataset(environment: Any, num_tasks: int | None = None, *, split: 
         ability: the ``ability`` column; the environment's adapter name by default.
         indices: these tasks instead of the first ``num_tasks`` (e.g. one
             chunk of a large export).
+        agent_name: multi-turn rows: the ``agent_name`` column, the name of the
+            loop's entry in ``rollout.agent.agent_loop_config_path``.
+
+    Raises:
+        ValueError: ``system_prompt`` given for a multi-turn environment (its
+            rows open with the environment's own conversation).
     """
+    if is_multi_turn(environment):
+        return _multi_turn_rows(environment, num_tasks, split, system_prompt, ability, indices, agent_name)
     provider = DatasetProvider(environment) if system_prompt is _UNSET else \
         DatasetProvider(environment, system_prompt=system_prompt)
     n = len(provider) if num_tasks is None else max(0, min(int(num_tasks), len(provider)))
@@ -351,6 +387,33 @@ def make_verl_dataset(environment: Any, num_tasks: int | None = None, *, split: 
             "reward_model": {"style": "rule", "ground_truth": truth},
             "extra_info": {"index": i, "task_index": i, "split": split, REFERENCE_KEY: reference},
             "ground_truth": truth,
+        })
+    return rows
+
+
+def _multi_turn_rows(environment: Any, num_tasks: int | None, split: str, system_prompt: Any, ability: str | None,
+                     indices: Sequence[int] | None, agent_name: str) -> list[dict[str, Any]]:
+    """The rows of a multi-turn environment (see :func:`make_verl_dataset`)."""
+    refuse_system_prompt(system_prompt, _UNSET, environment)
+    if not isinstance(agent_name, str) or not agent_name:
+        raise ValueError(f"agent_name must be the non-empty name of the agent loop's config entry, got {agent_name!r}")
+    spec = environment.spec
+    reference = agent_reference(environment)
+    ability = spec.adapter if ability is None else ability
+    rows = []
+    for start in episode_starts(environment, task_indices(environment, num_tasks, indices)):
+        i = start.task_index
+        extra: dict[str, Any] = {"index": i, "task_index": i, "split": split, REFERENCE_KEY: reference}
+        if start.tools:
+            extra["tools"] = json.dumps(start.tools, sort_keys=True)
+        rows.append({
+            "data_source": spec.name,
+            "agent_name": agent_name,
+            "prompt": start.messages,
+            "ability": ability,
+            "reward_model": {"style": "rule", "ground_truth": start.ground_truth},
+            "extra_info": extra,
+            "ground_truth": start.ground_truth,
         })
     return rows
 
