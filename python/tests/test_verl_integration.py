@@ -31,7 +31,7 @@ from typing import Any
 import pytest
 from framework_mocks import QEnvironment, answers
 from mask_helpers import MockTokenizer
-from multiturn_export import IDS, MULTI_TURN, answer, build, from_reference, other_task, solved, truth
+from multiturn_export import IDS, MULTI_TURN, answer, build, export_rows, from_reference, other_task, solved, truth
 from multiturn_export import qwen3 as qwen3  # noqa: F401 - a fixture
 
 from llenvs_go.core.registry import environment_registry
@@ -350,24 +350,14 @@ def test_bad_solution_type_is_a_type_error(env):
 def _export_verl(route: str, entry: tuple, tmp_path) -> tuple[str, Any]:
     """A multi-turn environment exported to parquet by make_verl_dataset or by the export command; the
     path and the environment the rows were made from."""
-    _, arguments, command_line = entry
     path = str(tmp_path / "train.parquet")
-    if route == "function":
-        env = build(arguments)
-        write_verl_parquet(make_verl_dataset(env), path)
-        return path, env
-    pytest.importorskip("click")
-    from click.testing import CliRunner
 
-    from llenvs_go.cli import cli
+    def reference(p: str) -> str:
+        import pyarrow.parquet as pq
 
-    result = CliRunner().invoke(cli, ["export", *command_line, "--format", "verl", "-o", path],
-                                catch_exceptions=False)
-    assert result.exit_code == 0, result.output
-    import pyarrow.parquet as pq
+        return pq.read_table(p).to_pylist()[0]["extra_info"]["env_reference"]
 
-    reference = pq.read_table(path).to_pylist()[0]["extra_info"]["env_reference"]
-    return path, from_reference(reference)  # the command line's environment (its system prompt too)
+    return path, export_rows(route, entry, path, "verl", write_verl_parquet, make_verl_dataset, reference)
 
 
 @pytest.mark.parametrize("route", ["function", "cli"])
