@@ -114,6 +114,32 @@ class TrajectoryRecorder:
     def __len__(self) -> int:
         return len(self.env)
 
+    # The Environment protocol's members, declared here: from CPython 3.12 a runtime-checkable protocol
+    # does not count attributes that only __getattr__ provides.
+    @property
+    def spec(self) -> Any:
+        """The environment's spec."""
+        return self.env.spec
+
+    @property
+    def prompts(self) -> dict[str, str]:
+        """The environment's prompts."""
+        return getattr(self.env, "prompts", {})
+
+    @property
+    def available_tools(self) -> tuple[Any, ...]:
+        """The environment's tools."""
+        return tuple(getattr(self.env, "available_tools", ()))
+
+    @property
+    def reward_functions(self) -> Any:
+        """The environment's reward functions."""
+        return getattr(self.env, "reward_functions", ())
+
+    def compute_rewards(self, state: State[Any], action: Action, next_state: State[Any]) -> Any:
+        """``env.compute_rewards(...)`` (not recorded: it takes no step)."""
+        return self.env.compute_rewards(state, action, next_state)
+
     def __getattr__(self, name: str) -> Any:
         if name in ("env", "_trajectory"):  # not set yet (e.g. while unpickling)
             raise AttributeError(name)
