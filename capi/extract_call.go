@@ -15,6 +15,7 @@ import (
 
 	"github.com/llenvs/llenvs-go/clean"
 	"github.com/llenvs/llenvs-go/core"
+	"github.com/llenvs/llenvs-go/envs/toolcall"
 	"github.com/llenvs/llenvs-go/extract"
 	"github.com/llenvs/llenvs-go/strictcfg"
 )
@@ -231,6 +232,89 @@ func llenvsgo_clean_texts(spec *C.char, specLen C.size_t, texts **C.char, lens *
 	batch, err := cleanedBatch(cs, strs)
 	if err != nil {
 		return fail(fmt.Errorf("clean_texts: %w", err), out, outLen)
+	}
+	exportBatch(batch, schema, array)
+	return statusOK
+}
+
+// maxToolCallLimit bounds the calls read from one text by llenvs_parse_tool_calls.
+const maxToolCallLimit = 1 << 12
+
+// toolCallSpec is the JSON spec of llenvs_parse_tool_calls.
+type toolCallSpec struct {
+	Format   string `json:"format"`
+	IDPrefix string `json:"id_prefix"`
+	Limit    int    `json:"limit"`
+}
+
+// parsedBatch is the record batch of llenvs_parse_tool_calls: per text,
+// parsed (utf8, a JSON object {"calls": [{"id", "name", "arguments",
+// "error"}], "more": bool}; error is null for a well-formed call).
+func parsedBatch(f toolcall.Format, texts []string, idPrefix string, limit int) (*cColumn, error) {
+	parsed := toolcall.ParseTexts(f, texts, idPrefix, limit)
+	out := make([]*string, len(texts))
+	var err error
+	for k, p := range parsed {
+		calls := make([]map[string]any, len(p.Calls))
+		for j, c := range p.Calls {
+			args := c.Call.Arguments
+			if args == nil {
+				args = map[string]any{}
+			}
+			var e any
+			if c.Err != "" {
+				e = c.Err
+			}
+			calls[j] = map[string]any{"id": c.Call.ID, "name": c.Call.Name, "arguments": args, "error": e}
+		}
+		enc, mErr := marshal(map[string]any{"calls": calls, "more": p.More})
+		if mErr != nil && err == nil {
+			err = fmt.Errorf("texts[%d]: %w", k, mErr)
+		}
+		s := string(enc)
+		out[k] = &s
+	}
+	if err != nil {
+		return nil, err
+	}
+	return utf8Batch(len(texts), utf8Field{"parsed", out, false})
+}
+
+// llenvsgo_parse_tool_calls fills schema and array with parsedBatch of
+// texts[k] (lens[k] bytes) for k < n, under the spec (JSON: {"format",
+// "id_prefix", "limit"}).
+//
+//export llenvsgo_parse_tool_calls
+func llenvsgo_parse_tool_calls(spec *C.char, specLen C.size_t, texts **C.char, lens *C.int64_t, n C.size_t,
+	schema *C.struct_ArrowSchema, array *C.struct_ArrowArray, out **C.char, outLen *C.size_t) (rc C.int32_t) {
+	defer guard(&rc, out, outLen)
+	clearOut(out, outLen)
+	if err := needBatchSlots(schema, array); err != nil {
+		return fail(fmt.Errorf("parse_tool_calls: %w", err), out, outLen)
+	}
+	raw, err := decodeObject(input(spec, specLen))
+	if err != nil {
+		return fail(fmt.Errorf("parse_tool_calls spec: %w", err), out, outLen)
+	}
+	var r toolCallSpec
+	if err := strictcfg.Decode("parse_tool_calls spec", raw, &r); err != nil {
+		return fail(err, out, outLen)
+	}
+	f, err := toolcall.FormatByName(r.Format)
+	if err != nil {
+		return fail(err, out, outLen)
+	}
+	if r.Limit < 1 || r.Limit > maxToolCallLimit {
+		return fail(fmt.Errorf("parse_tool_calls: limit must be from 1 to %d, got %d", maxToolCallLimit, r.Limit),
+			out, outLen)
+	}
+	strs, err := textViews(texts, lens, n)
+	if err != nil {
+		return fail(fmt.Errorf("parse_tool_calls: %w", err), out, outLen)
+	}
+	batch, err := parsedBatch(f, strs, r.IDPrefix, r.Limit)
+	if err != nil {
+		return fail(fmt.Errorf("parse_tool_calls: %w", err), out, outLen)
 	}
 	exportBatch(batch, schema, array)
 	return statusOK

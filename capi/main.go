@@ -204,7 +204,7 @@ func llenvsgo_call(method *C.char, req *C.char, reqLen C.size_t, out **C.char, o
 	clearOut(out, outLen)
 	switch m := C.GoString(method); m {
 	case "info":
-		return reply(map[string]any{"abi_version": 8, "go_version": runtime.Version(), "json": codecName, // LLENVS_ABI_VERSION in llenvs.h
+		return reply(map[string]any{"abi_version": 9, "go_version": runtime.Version(), "json": codecName, // LLENVS_ABI_VERSION in llenvs.h
 			"max_procs": runtime.GOMAXPROCS(0), "max_procs_limit": maxProcsLimit(), "num_cpu": runtime.NumCPU(), "test_hooks": len(testHooks) > 0}, out, outLen)
 	case "list_environments":
 		return reply(core.ListEnvironments(), out, outLen)
@@ -214,8 +214,6 @@ func llenvsgo_call(method *C.char, req *C.char, reqLen C.size_t, out **C.char, o
 		return reply(map[string]any{"sources": recipes.VerlSourceFamilies(), "families": recipes.Families()}, out, outLen)
 	case "tool_call_formats":
 		return toolCallFormats(input(req, reqLen), out, outLen)
-	case "parse_tool_calls":
-		return parseToolCalls(input(req, reqLen), out, outLen)
 	default:
 		if hook, ok := testHooks[m]; ok {
 			hook()
@@ -245,59 +243,6 @@ func toolCallFormats(req []byte, out **C.char, outLen *C.size_t) C.int32_t {
 		}
 	}
 	return reply(map[string]any{"formats": toolcall.Names(), "detected": detected}, out, outLen)
-}
-
-// maxParseLimit bounds the calls read from one text by parse_tool_calls.
-const maxParseLimit = 1 << 12
-
-// parseToolCalls answers llenvs_call "parse_tool_calls": req is {"format":
-// str, "texts": [str], "id_prefix": str, "limit": int}; the reply is
-// {"results": [{"calls": [{"id", "name", "arguments", "error"}], "more":
-// bool}]}, one per text ("error" is null for a well-formed call).
-func parseToolCalls(req []byte, out **C.char, outLen *C.size_t) C.int32_t {
-	var args struct {
-		Format   string   `json:"format"`
-		Texts    []string `json:"texts"`
-		IDPrefix string   `json:"id_prefix"`
-		Limit    int      `json:"limit"`
-	}
-	if err := unmarshal(req, &args); err != nil {
-		return fail(fmt.Errorf("parse_tool_calls: %w", err), out, outLen)
-	}
-	f, err := toolcall.FormatByName(args.Format)
-	if err != nil {
-		return fail(err, out, outLen)
-	}
-	if args.Limit < 1 || args.Limit > maxParseLimit {
-		return fail(fmt.Errorf("parse_tool_calls: limit must be from 1 to %d, got %d", maxParseLimit, args.Limit),
-			out, outLen)
-	}
-	type call struct {
-		ID        string         `json:"id"`
-		Name      string         `json:"name"`
-		Arguments map[string]any `json:"arguments"`
-		Error     *string        `json:"error"`
-	}
-	type result struct {
-		Calls []call `json:"calls"`
-		More  bool   `json:"more"`
-	}
-	parsed := toolcall.ParseTexts(f, args.Texts, args.IDPrefix, args.Limit)
-	results := make([]result, len(parsed))
-	for k, p := range parsed {
-		results[k] = result{Calls: make([]call, len(p.Calls)), More: p.More}
-		for j, c := range p.Calls {
-			results[k].Calls[j] = call{ID: c.Call.ID, Name: c.Call.Name, Arguments: c.Call.Arguments}
-			if results[k].Calls[j].Arguments == nil {
-				results[k].Calls[j].Arguments = map[string]any{}
-			}
-			if c.Err != "" {
-				e := c.Err
-				results[k].Calls[j].Error = &e
-			}
-		}
-	}
-	return reply(map[string]any{"results": results}, out, outLen)
 }
 
 //export llenvsgo_env_new

@@ -150,6 +150,14 @@ int32_t llenvs_clean_texts(const char *spec, size_t spec_len, const char *const 
                                 out_len);
 }
 
+int32_t llenvs_parse_tool_calls(const char *spec, size_t spec_len, const char *const *texts, const int64_t *lens,
+                                size_t n, struct ArrowSchema *schema, struct ArrowArray *array, char **out,
+                                size_t *out_len) {
+    if (forked) return fork_error(out, out_len);
+    return llenvsgo_parse_tool_calls((char *)spec, spec_len, (char **)texts, (int64_t *)lens, n, schema, array, out,
+                                     out_len);
+}
+
 int32_t llenvs_env_reset_many(uint64_t handle, const int64_t *indices, size_t n, uint64_t *episodes,
                               struct ArrowSchema *schema, struct ArrowArray *array, char **out, size_t *out_len) {
     if (forked) return fork_error(out, out_len);

@@ -9,8 +9,10 @@ import (
 	"github.com/ebitengine/purego"
 )
 
-// extractLib holds llenvs_extract_texts and llenvs_clean_texts.
+// extractLib holds llenvs_extract_texts, llenvs_clean_texts and llenvs_parse_tool_calls.
 var extractLib struct {
+	toolCalls func(spec []byte, specLen uintptr, texts *unsafe.Pointer, lens *int64, n uintptr, schema *arrowSchema,
+		array *arrowArray, out *unsafe.Pointer, outLen *uintptr) int32
 	extract func(spec []byte, specLen uintptr, texts *unsafe.Pointer, lens *int64, n uintptr, schema *arrowSchema,
 		array *arrowArray, out *unsafe.Pointer, outLen *uintptr) int32
 	clean func(spec []byte, specLen uintptr, texts *unsafe.Pointer, lens *int64, n uintptr, schema *arrowSchema,
@@ -20,6 +22,7 @@ var extractLib struct {
 func registerExtract(h uintptr) {
 	purego.RegisterLibFunc(&extractLib.extract, h, "llenvs_extract_texts")
 	purego.RegisterLibFunc(&extractLib.clean, h, "llenvs_clean_texts")
+	purego.RegisterLibFunc(&extractLib.toolCalls, h, "llenvs_parse_tool_calls")
 }
 
 // textArrays is texts as the C arrays of pointers and lengths the *_texts
@@ -107,6 +110,47 @@ func TestExtractAndCleanTexts(t *testing.T) {
 		msg := take(out, n)
 		if rc >= 0 || !strings.Contains(msg, tt.want) || s.filled() {
 			t.Errorf("%s: rc %d, %q, filled %v", tt.name, rc, msg, s.filled())
+		}
+	}
+}
+
+// TestParseToolCalls checks llenvs_parse_tool_calls: one parsed column, a
+// JSON object per text (a malformed call carries its error), and its
+// errors.
+func TestParseToolCalls(t *testing.T) {
+	ptrs, lens := textArrays(`<tool_call>{"name": "f", "arguments": {"x": "1"}}</tool_call>`, "none",
+		`<tool_call>{"name": 3}</tool_call>`)
+	var out unsafe.Pointer
+	var n uintptr
+	spec := []byte(`{"format": "hermes", "id_prefix": "c", "limit": 8}`)
+	var b batchSlot
+	if rc := extractLib.toolCalls(spec, uintptr(len(spec)), &ptrs[0], &lens[0], 3, &b.schema, &b.array, &out,
+		&n); rc != 0 {
+		t.Fatalf("parse rc %d: %s", rc, take(out, n))
+	}
+	if _, name := b.field(0); name != "parsed" || b.array.length != 3 {
+		t.Fatalf("column %q, %d rows", name, b.array.length)
+	}
+	got := columnValues(utf8Values(b.column(0)))
+	want := []any{`{"calls":[{"arguments":{"x":"1"},"error":null,"id":"c0_0","name":"f"}],"more":false}`,
+		`{"calls":[],"more":false}`}
+	if !reflect.DeepEqual(got[:2], want) {
+		t.Errorf("parsed %q", got)
+	}
+	if s, _ := got[2].(string); !strings.Contains(s, `"error":"malformed tool call`) || !strings.Contains(s, `"id":"c2_0"`) {
+		t.Errorf("malformed call %q", got[2])
+	}
+	b.release(t)
+	for _, tt := range []struct{ spec, want string }{
+		{`{"format": "hermez", "id_prefix": "c", "limit": 8}`, "hermes"},
+		{`{"format": "hermes", "id_prefix": "c", "limit": 0}`, "limit"},
+		{`{"format": "hermes", "limit": 8, "texts": []}`, "texts"},
+	} {
+		var s batchSlot
+		rc := extractLib.toolCalls([]byte(tt.spec), uintptr(len(tt.spec)), &ptrs[0], &lens[0], 3, &s.schema,
+			&s.array, &out, &n)
+		if msg := take(out, n); rc >= 0 || !strings.Contains(msg, tt.want) || s.filled() {
+			t.Errorf("%s: rc %d, %q", tt.spec, rc, msg)
 		}
 	}
 }

@@ -9,11 +9,13 @@ the parsing and the detection run in Go.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from llenvs_go import _native
+from llenvs_go.core import columns as _columns
 from llenvs_go.core.tools import ToolCall, ToolResult
 
 TOOL_CALL_FORMATS: tuple[str, ...] = ("deepseek", "gpt_oss", "hermes", "llama3_json", "mistral", "qwen3_coder")
@@ -91,7 +93,8 @@ def parse_tool_calls(texts: str | Sequence[str], format: str = "hermes", *, id_p
     """Read the tool calls a model wrote, in one of :data:`TOOL_CALL_FORMATS`, in Go.
 
     For a tool environment written in Python that takes text actions: a malformed call comes back as a call
-    with an entry in ``errors`` (never an exception), to answer as a tool error the model sees.
+    with an entry in ``errors`` (never an exception), to answer as a tool error the model sees. The texts
+    cross as columns (``llenvs_parse_tool_calls``, one call into Go for the batch).
 
     Args:
         texts: one text (gives one result) or a list of them (gives a list, read in one call into Go).
@@ -105,15 +108,13 @@ def parse_tool_calls(texts: str | Sequence[str], format: str = "hermes", *, id_p
     """
     one = isinstance(texts, str)
     items = [texts] if one else list(texts)
-    for k, t in enumerate(items):
-        if not isinstance(t, str):
-            raise TypeError(f"texts[{k}] must be a str, got {type(t).__name__}")
     if isinstance(limit, bool) or not isinstance(limit, int):
         raise TypeError(f"limit must be an int, got {type(limit).__name__}")
-    reply = _native.call("parse_tool_calls", {"format": format, "texts": items, "id_prefix": str(id_prefix),
-                                              "limit": limit})
+    spec = json.dumps({"format": format, "id_prefix": str(id_prefix), "limit": limit}).encode()
+    (column,) = _columns.call_texts("llenvs_parse_tool_calls", spec, items, "parse_tool_calls")
     out = []
-    for r in reply["results"]:
+    for parsed in column:
+        r = json.loads(parsed)  # type: ignore[arg-type]  # the column has no nulls
         calls = tuple(ToolCall(id=c["id"], name=c["name"], arguments=c["arguments"]) for c in r["calls"])
         errors = {c["id"]: c["error"] for c in r["calls"] if c["error"] is not None}
         out.append(ParsedToolCalls(calls=calls, errors=errors, more=bool(r["more"])))
