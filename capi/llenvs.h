@@ -58,7 +58,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define LLENVS_ABI_VERSION 9
+#define LLENVS_ABI_VERSION 10
 
 #define LLENVS_OK 0
 #define LLENVS_ERR_INVALID -1
@@ -166,6 +166,19 @@ int32_t llenvs_clean_texts(const char *spec, size_t spec_len, const char *const 
  * the limit were left unread). Call ids are id_prefix, the text's
  * position, "_" and the call's position. */
 int32_t llenvs_parse_tool_calls(const char *spec, size_t spec_len, const char *const *texts, const int64_t *lens, size_t n, struct ArrowSchema *schema, struct ArrowArray *array, char **out, size_t *out_len);
+/* llenvs_code_run runs n programs, sources[k] with stdin stdins[k] (as
+ * texts above), in the sandbox's warm pool (sandbox/, docs/sandbox.md),
+ * under the spec (JSON: {"interpreter": a Python executable, "isolation":
+ * "namespaces" | "none", "concurrency", "mode": "main" | "function_check",
+ * "timeout", "cpu_time" (seconds), "memory", "tmpfs", "output",
+ * "file_size" (bytes), "procs", "open_files"}; 0 or absent is the
+ * default). It fills schema and array with one row per program: status
+ * (utf8: ok, error, timeout, memory, output_limit, killed), exit_code and
+ * signal (int64; -1 and 0 for none), stdout and stderr (utf8),
+ * stdout_truncated and stderr_truncated (uint8), wall and cpu (float64
+ * seconds), verdict and reason (utf8). It returns when every program has
+ * ended; an error means none was run. */
+int32_t llenvs_code_run(const char *spec, size_t spec_len, const char *const *sources, const int64_t *source_lens, const char *const *stdins, const int64_t *stdin_lens, size_t n, struct ArrowSchema *schema, struct ArrowArray *array, char **out, size_t *out_len);
 int32_t llenvs_set_python_api(void *gil_ensure, void *gil_release, void *as_utf8, void *err_clear, void *tuple_item);
 int32_t llenvs_score_pytuple(uint64_t handle, const int64_t *indices, void *texts, size_t n, int32_t columns, double *totals, double *values, uint8_t *flags, struct ArrowSchema *schema, struct ArrowArray *array, char **out, size_t *out_len);
 /* One response, a Python str read in place, for a caller that holds the GIL

