@@ -86,6 +86,9 @@ func (l Limits) Validate() error {
 	return nil
 }
 
+// cpuLimit is the CPU limit as enforced.
+func (l Limits) cpuLimit() time.Duration { return time.Duration(l.cpuSeconds()) * time.Second }
+
 // cpuSeconds is the CPU limit as RLIMIT_CPU takes it: whole seconds, at least one.
 func (l Limits) cpuSeconds() int64 {
 	return max(1, int64((l.CPU+time.Second-1)/time.Second))

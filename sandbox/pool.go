@@ -388,6 +388,10 @@ type runReport struct {
 // to answer before the worker is taken to be stuck and is replaced.
 const supervisorGrace = 5 * time.Second
 
+// cpuSlack is how far below its CPU limit a run killed by SIGKILL may be
+// measured and still be taken as killed by that limit (clock granularity).
+const cpuSlack = 50 * time.Millisecond
+
 // drainGrace is how long the output of a finished run may take to be read.
 const drainGrace = 2 * time.Second
 
@@ -520,9 +524,8 @@ func classify(raw []byte, stdout, stderr *capped, lim Limits) Result {
 		res.Signal = *rep.Signal
 	}
 	memory := strings.HasPrefix(rep.Verdict, "memory ")
-	if memory {
-		res.Verdict = strings.TrimPrefix(rep.Verdict, "memory ")
-	}
+	fileSize := strings.HasPrefix(rep.Verdict, "file_size ")
+	res.Verdict = strings.TrimPrefix(strings.TrimPrefix(rep.Verdict, "memory "), "file_size ")
 	if strings.HasPrefix(res.Verdict, "exception ") {
 		res.Verdict = ""
 	}
@@ -535,9 +538,9 @@ func classify(raw []byte, stdout, stderr *capped, lim Limits) Result {
 		res.Status, res.Reason = StatusOutputLimit, fmt.Sprintf("%s passed %d bytes", which, lim.OutputBytes)
 	case rep.TimedOut:
 		res.Status, res.Reason = StatusTimeout, fmt.Sprintf("wall-clock deadline of %s", lim.Wall)
-	case res.Signal == int(syscall.SIGXCPU):
+	case res.Signal == int(syscall.SIGXCPU) || res.Signal == int(syscall.SIGKILL) && res.CPU >= lim.cpuLimit()-cpuSlack:
 		res.Status, res.Reason = StatusTimeout, fmt.Sprintf("CPU time limit of %ds", lim.cpuSeconds())
-	case res.Signal == int(syscall.SIGXFSZ):
+	case res.Signal == int(syscall.SIGXFSZ) || fileSize:
 		res.Status, res.Reason = StatusOutputLimit, fmt.Sprintf("file size limit of %d bytes", lim.FileBytes)
 	case memory:
 		res.Status, res.Reason = StatusMemory, fmt.Sprintf("memory limit of %d bytes", lim.MemoryBytes)

@@ -157,7 +157,8 @@ class Sandbox:
         Raises:
             TypeError: a source or stdin that is not a str.
             ValueError: ``stdins`` of another length.
-            RuntimeError: the sandbox cannot run programs here (the message says why and what to change).
+            ValueError: an interpreter that is not an executable file.
+            RuntimeError: this kernel has no user namespaces for isolation (the message says what to change).
         """
         return _run(self._spec("main"), sources, stdins)
 
@@ -171,6 +172,11 @@ def _run(spec: bytes, sources: Sequence[str], stdins: Sequence[str] | None) -> l
         raise ValueError(f"stdins has {len(stdins)} items for {len(sources)} sources")
     if not sources:
         return []
+    if json.loads(spec)["isolation"] == "namespaces":
+        caps = _capabilities()
+        if not caps["user_namespaces"]:
+            raise RuntimeError(f"the code sandbox cannot isolate programs here: {caps.get('problem')}. "
+                               "Sandbox(isolation='none') runs them without isolation, for code you trust only.")
     src = _native.TextArrays(sources, "sources")
     ins = _native.TextArrays(stdins, "stdins")
     slot = BatchSlot()
@@ -180,8 +186,6 @@ def _run(spec: bytes, sources: Sequence[str], stdins: Sequence[str] | None) -> l
                                         slot.schema, slot.array, out, out_len)
     data = _native.take_buffer(out, out_len)
     if rc != _native.OK:
-        if rc == _native.ERR_INVALID and data.startswith(b"sandbox:"):
-            raise RuntimeError(data.decode("utf-8", "replace"))
         _native.raise_for(rc, data)
     cols = slot.take().to_pydict()
     return [
@@ -282,7 +286,16 @@ def check_correctness(problem: Mapping[str, Any], completion: str, timeout: floa
     return check_batch([problem], [completion], timeout=timeout, completion_ids=[completion_id])[0]
 
 
+_CAPS: dict[str, Any] = {}
+
+
+def _capabilities() -> dict[str, Any]:
+    if not _CAPS:
+        _CAPS.update(_native.call("sandbox_probe"))
+    return _CAPS
+
+
 def capabilities() -> dict[str, Any]:
     """What the sandbox can do on this machine: ``user_namespaces``, ``seccomp``, ``problem`` (why not),
     ``kernel`` and ``runs_as``."""
-    return dict(_native.call("sandbox_probe"))
+    return dict(_capabilities())
