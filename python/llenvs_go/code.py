@@ -195,7 +195,7 @@ def _run(spec: bytes, sources: Sequence[str], stdins: Sequence[str] | None) -> l
         for status, code, sig, stdout, stderr, out_t, err_t, wall, cpu, verdict, reason in zip(
             cols["status"], cols["exit_code"], cols["signal"], cols["stdout"], cols["stderr"],
             cols["stdout_truncated"], cols["stderr_truncated"], cols["wall"], cols["cpu"], cols["verdict"],
-            cols["reason"])
+            cols["reason"], strict=True)
     ]
 
 
@@ -256,10 +256,10 @@ def check_batch(problems: Sequence[Mapping[str, Any]], completions: Sequence[str
     if len(ids) != len(problems):
         raise ValueError(f"{len(ids)} completion_ids for {len(problems)} problems")
     box = Sandbox(timeout=timeout) if sandbox is None else _with_timeout(sandbox, timeout)
-    programs = [_check_program(p, c) for p, c in zip(problems, completions)]
+    programs = [_check_program(p, c) for p, c in zip(problems, completions, strict=True)]
     results = _run(box._spec("function_check"), programs, None)
     out = []
-    for p, r, cid in zip(problems, results, ids):
+    for p, r, cid in zip(problems, results, ids, strict=True):
         verdict = _verdict(r)
         out.append({"task_id": p.get("task_id"), "passed": verdict == "passed", "result": verdict,
                     "completion_id": cid})
