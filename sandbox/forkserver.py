@@ -316,8 +316,20 @@ def supervise(req: dict, fds: list) -> None:
     os._exit(0)
 
 
+def preload() -> None:
+    """Import the modules programs commonly use, once here rather than once per run."""
+    import importlib
+
+    for name in CONFIG["preload"]:
+        try:
+            importlib.import_module(name)
+        except Exception:  # a module this interpreter lacks is imported (and fails) in the run, as it would anyway
+            pass
+
+
 def serve() -> None:
     control = socket.socket(fileno=3)
+    preload()
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # supervisors are reaped by the kernel
     gc.disable()
     gc.freeze()  # forked runs then do not copy the server's objects to collect them

@@ -48,9 +48,20 @@ type Config struct {
 	Concurrency int
 	// StartTimeout bounds the worker's start; 0 means 30 s.
 	StartTimeout time.Duration
+	// Preload are the modules the worker imports before it forks, so that
+	// runs find them imported; nil means DefaultPreload.
+	Preload []string
 	// Keep are paths under the hidden directories that programs may read
 	// (the interpreter's own installation is always kept).
 	Keep []string
+}
+
+// DefaultPreload are standard-library modules that solutions and tests of
+// the common code datasets import: imported once in the worker, they cost
+// a run nothing. A run may still import anything else the interpreter has.
+var DefaultPreload = []string{
+	"typing", "math", "random", "copy", "string", "collections", "re", "hashlib", "itertools", "functools",
+	"heapq", "bisect", "fractions", "decimal", "datetime", "statistics", "operator", "io",
 }
 
 // Program is one run's input.
@@ -237,10 +248,14 @@ type workerConfig struct {
 	Hide       []string `json:"hide"`
 	Keep       []string `json:"keep"`
 	Workdir    string   `json:"workdir"`
+	Preload    []string `json:"preload"`
 }
 
 func startWorker(cfg Config) (*worker, error) {
-	wc := workerConfig{Isolated: cfg.Isolation == IsolationNamespaces, Workdir: os.TempDir()}
+	wc := workerConfig{Isolated: cfg.Isolation == IsolationNamespaces, Workdir: os.TempDir(), Preload: cfg.Preload}
+	if wc.Preload == nil {
+		wc.Preload = DefaultPreload
+	}
 	attr := &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}
 	if wc.Isolated {
 		wc.Seccomp = fmt.Sprintf("%x", seccompFilter())
