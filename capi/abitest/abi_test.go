@@ -87,6 +87,7 @@ func TestMain(m *testing.M) {
 	registerMasking(h)
 	registerMath(h)
 	registerExtract(h)
+	registerCode(h)
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
@@ -115,7 +116,7 @@ func newEnv(t *testing.T, cfg string) uint64 {
 }
 
 func TestVersionThreadsAndInfo(t *testing.T) {
-	if v := lib.abiVersion(); v != 9 {
+	if v := lib.abiVersion(); v != 10 {
 		t.Fatalf("abi version %d", v)
 	}
 	prev := lib.setMaxProcs(1)
@@ -135,7 +136,7 @@ func TestVersionThreadsAndInfo(t *testing.T) {
 		t.Fatalf("info rc %d", rc)
 	}
 	var info map[string]any
-	if err := json.Unmarshal([]byte(take(out, n)), &info); err != nil || info["abi_version"] != float64(9) {
+	if err := json.Unmarshal([]byte(take(out, n)), &info); err != nil || info["abi_version"] != float64(10) {
 		t.Errorf("info = %v, %v", info, err)
 	}
 	if limit, _ := info["max_procs_limit"].(float64); limit < 64 {

@@ -631,7 +631,23 @@ def _doctor_report() -> tuple[dict[str, Any], list[str]]:
             except Exception as e:  # noqa: BLE001 - reported, whatever it is
                 data["tasks"][task] = f"error: {e}"
     report["reasoning_gym_data"] = data
+    if lib.get("loaded"):
+        report["sandbox"] = _sandbox_report()
     return report, problems
+
+
+def _sandbox_report() -> dict[str, Any]:
+    """The code sandbox on this machine: its capabilities and one isolated run of ``print(1)``."""
+    from llenvs_go import code
+
+    report: dict[str, Any] = code.capabilities()
+    if report["user_namespaces"]:
+        try:
+            r = code.run("print(1)", timeout=10.0)
+            report["isolated_run"] = "ok" if r.ok and r.stdout == "1\n" else f"{r.status}: {r.reason or r.stderr}"
+        except Exception as e:  # noqa: BLE001 - reported, whatever it is
+            report["isolated_run"] = f"error: {e}"
+    return report
 
 
 def _template_report(directory: str) -> tuple[dict[str, Any], list[str]]:
@@ -698,6 +714,14 @@ def doctor_command(as_json: bool, tokenizer_dir: str | None) -> None:
         click.echo(f"reasoning-gym data files: {data['data_dir'] or 'not found (pip install reasoning-gym==0.1.25)'}")
         for task, state in data["tasks"].items():
             click.echo(f"  {task:16s} {state}")
+        box = report.get("sandbox")
+        if box is not None:
+            if box["user_namespaces"]:
+                click.echo(f"code sandbox: namespaces available, seccomp {'on' if box['seccomp'] else 'off'}, "
+                           f"programs run as {box['runs_as']}; isolated run: {box.get('isolated_run')}")
+            else:
+                click.echo(f"code sandbox: UNAVAILABLE, {box.get('problem')}; untrusted code is refused "
+                           "(Sandbox(isolation='none') is for trusted code only)")
         t = report.get("tokenizer")
         if t is not None:
             click.echo(f"tokenizer: {t['directory']}")

@@ -373,3 +373,16 @@ def test_the_sandbox_pickles_by_its_limits():
 def test_signal_deaths_are_killed_with_the_signal_named():
     r = code.run("import ctypes\nctypes.string_at(0)\n")  # a real segmentation fault
     assert r.status == "killed" and r.signal == signal.SIGSEGV and "SIGSEGV" in r.reason
+
+
+def test_doctor_reports_the_sandbox():
+    import json
+
+    out = subprocess.run([sys.executable, "-m", "llenvs_go", "doctor", "--json"], capture_output=True, text=True,
+                         timeout=120)
+    report = json.loads(out.stdout)["sandbox"]
+    assert report["user_namespaces"] == NAMESPACES
+    if NAMESPACES:
+        assert report["isolated_run"] == "ok"
+    else:
+        assert report["problem"]
