@@ -83,7 +83,8 @@ type Result struct {
 	StderrTruncated bool
 	Wall, CPU       time.Duration
 	// Verdict is what ModeFunctionCheck's harness said ("passed",
-	// "failed: ..."), or "" when it said nothing.
+	// "failed: ..."); in ModeMain, "exception <type>" for an uncaught
+	// exception (not SystemExit); "" when nothing was said.
 	Verdict string
 	// Reason says which limit or event decided the status, "" for ok and error.
 	Reason string
@@ -541,9 +542,6 @@ func classify(raw []byte, stdout, stderr *capped, lim Limits) Result {
 	memory := strings.HasPrefix(rep.Verdict, "memory ")
 	fileSize := strings.HasPrefix(rep.Verdict, "file_size ")
 	res.Verdict = strings.TrimPrefix(strings.TrimPrefix(rep.Verdict, "memory "), "file_size ")
-	if strings.HasPrefix(res.Verdict, "exception ") {
-		res.Verdict = ""
-	}
 	switch {
 	case stdout.over || stderr.over:
 		which := "stdout"

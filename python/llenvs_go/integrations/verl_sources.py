@@ -3,8 +3,11 @@
 veRL 0.9.1 routes each row by its ``data_source`` to a rule module
 (``verl.utils.reward_score``): ``openai/gsm8k`` to gsm8k, the MATH sets to
 math_reward, ``math_dapo``/``math``/``aime*`` to math_dapo, ``numina_*`` to
-prime_math, ``hiyouga/geometry3k`` to geo3k and ``searchR1_*`` to the
-search-R1 exact match. The Go package ``recipes`` holds the same rules;
+prime_math, ``hiyouga/geometry3k`` to geo3k, ``searchR1_*`` to the
+search-R1 exact match, and the code sources (``codecontests``, ``apps``,
+``codeforces``, ``taco``) to prime_code, which runs the response against
+the row's test cases. The Go package ``recipes`` holds the text rules; code
+rows run in the code sandbox (:mod:`llenvs_go.code_tests`);
 :func:`default_compute_score` returns veRL's value and type for every
 sample (a float, or math_dapo's ``{"score", "acc", "pred"}``), and
 :func:`score_sources` scores a whole batch in one call into Go, with the
@@ -23,8 +26,10 @@ from typing import Any
 from llenvs_go import _native
 from llenvs_go.core.columns import BatchSlot, texts_of
 
-#: Sources veRL scores by running code (its sandbox or prime_code); not served here yet.
+#: Sources veRL scores by running code (prime_code, ``continuous=True``); here in the code sandbox.
 CODE_SOURCES = ("codecontests", "apps", "codeforces", "taco")
+#: The rule family of the code sources.
+CODE_FAMILY = "prime_code"
 #: Names of the outcomes in a ScoredSources' ``statuses`` (the Go core's order).
 STATUSES = ("correct", "incorrect", "no_answer", "timeout", "error")
 _FLAG_ACC, _FLAG_DICT = 1, 2
@@ -45,7 +50,7 @@ def verl_sources() -> dict[str, str]:
 
 def is_known_source(data_source: Any) -> bool:
     """Whether veRL's routing table names ``data_source`` (a cheap check; ``aime*`` names are left to family_of)."""
-    return type(data_source) is str and data_source in (_ROUTING or verl_sources())
+    return type(data_source) is str and (data_source in (_ROUTING or verl_sources()) or data_source in CODE_SOURCES)
 
 
 def family_of(data_source: Any) -> str:
@@ -56,10 +61,9 @@ def family_of(data_source: Any) -> str:
             return family
         if data_source.startswith("aime"):
             return "math_dapo"
-    if data_source in CODE_SOURCES:
-        raise NotImplementedError(f"data_source {data_source!r} is scored by running code, which llenvs_go does not "
-                                  "serve yet; score it with veRL's own default_compute_score")
-    known = sorted(verl_sources())
+        if data_source in CODE_SOURCES:
+            return CODE_FAMILY
+    known = sorted(verl_sources()) + list(CODE_SOURCES)
     close = [k for k in known if str(data_source) and str(data_source).lower() in k.lower()][:1] or \
         difflib.get_close_matches(str(data_source), known, n=1, cutoff=0.6)
     hint = f"; did you mean {close[0]!r}?" if close else ""
@@ -132,6 +136,20 @@ def _check_sources(data_sources: Sequence[Any]) -> None:
             family_of(source)
 
 
+def _score_code(solutions: Sequence[Any], ground_truths: Sequence[Any]) -> list[tuple[float, str, bool, str]]:
+    """prime_code's continuous score of code rows, all their tests run in parallel in the sandbox:
+    (score, status, all passed, reason) per row."""
+    from llenvs_go.code_tests import check_tests_batch
+
+    texts = [_text(s, "solution_strs", k) for k, s in enumerate(solutions)]
+    out = []
+    for r in check_tests_batch(texts, list(ground_truths)):
+        passed = sum(v == "passed" for v in r.results)
+        reason = "" if r.all_passed else f"{passed} of {len(r.results)} tests run passed ({', '.join(sorted(set(r.results)))})"
+        out.append((r.fraction, r.status, r.all_passed, reason))
+    return out
+
+
 def score_sources(data_sources: Sequence[Any], solutions: Sequence[Any], ground_truths: Sequence[Any]) -> ScoredSources:
     """Score a batch of veRL rows by their data sources' rules, in one call into Go (in parallel).
 
@@ -145,6 +163,9 @@ def score_sources(data_sources: Sequence[Any], solutions: Sequence[Any], ground_
         raise ValueError(f"data_sources, solution_strs and ground_truths must have one entry per sample, got "
                          f"{len(data_sources)}, {n} and {len(ground_truths)}")
     _check_sources(data_sources)
+    code_rows = [k for k, s in enumerate(data_sources) if type(s) is str and s in CODE_SOURCES]
+    if code_rows:
+        return _with_code_rows(data_sources, solutions, ground_truths, code_rows)
     sbuf, soffs = _pack([_text(s, "data_sources", k) for k, s in enumerate(data_sources)])
     rbuf, roffs = _pack([_text(s, "solution_strs", k) for k, s in enumerate(solutions)])
     tbuf, toffs = _pack([t if type(t) is str else _truth_text(t, k) for k, t in enumerate(ground_truths)])
@@ -176,6 +197,27 @@ def score_sources(data_sources: Sequence[Any], solutions: Sequence[Any], ground_
                          accs=[bool(f & _FLAG_ACC) for f in flag_codes], dicts=dicts, preds=preds, reasons=reasons)
 
 
+def _with_code_rows(data_sources: Sequence[Any], solutions: Sequence[Any], ground_truths: Sequence[Any],
+                    code_rows: list[int]) -> ScoredSources:
+    """score_sources of a batch holding code rows: those in the sandbox, the rest in one call into Go."""
+    n = len(solutions)
+    code = set(code_rows)
+    rest = [k for k in range(n) if k not in code]
+    scores, statuses, accs = [0.0] * n, ["error"] * n, [False] * n
+    dicts, preds, reasons = [False] * n, [None] * n, [""] * n
+    if rest:
+        text = score_sources([data_sources[k] for k in rest], [solutions[k] for k in rest],
+                             [ground_truths[k] for k in rest])
+        for j, k in enumerate(rest):
+            scores[k], statuses[k], accs[k] = text.scores[j], text.statuses[j], text.accs[j]
+            dicts[k], preds[k], reasons[k] = text.dicts[j], text.preds[j], text.reasons[j]
+    for k, (score, status, acc, reason) in zip(code_rows, _score_code([solutions[k] for k in code_rows],
+                                                                      [ground_truths[k] for k in code_rows]),
+                                               strict=True):
+        scores[k], statuses[k], accs[k], reasons[k] = score, status, acc, reason
+    return ScoredSources(scores=scores, statuses=statuses, accs=accs, dicts=dicts, preds=preds, reasons=reasons)
+
+
 def default_compute_score(data_source: Any, solution_str: Any, ground_truth: Any, extra_info: Any = None,
                           **kwargs: Any) -> float | dict[str, Any]:
     """veRL 0.9.1's ``default_compute_score`` for one sample, computed in Go: the same value and type.
@@ -187,7 +229,8 @@ def default_compute_score(data_source: Any, solution_str: Any, ground_truth: Any
     pred of a dict family in a buffer allocated here.
     """
     if type(data_source) is not str or data_source not in (_ROUTING or verl_sources()):
-        family_of(data_source)
+        if family_of(data_source) == CODE_FAMILY:
+            return _score_code([solution_str], [ground_truth])[0][0]
     src = data_source.encode("utf-8", "surrogatepass")
     sol = (solution_str if type(solution_str) is str else _text(solution_str, "solution_strs", 0)).encode(
         "utf-8", "surrogatepass")
