@@ -77,7 +77,8 @@ CASES = [
      {"fn_name": "add", "inputs": ["1\n2", "3\n4"], "outputs": ["3", "[7]"]}),
     ("def pair(a, b):\n    return (a, b)\n", {"fn_name": "pair", "inputs": ["1\n2"], "outputs": ["[1, 2]"]}),
     ("def pair(a, b):\n    return [b, a]\n", {"fn_name": "pair", "inputs": ["1\n2"], "outputs": ["[1, 2]"]}),
-    ("def f(x):\n    print('noise')\n    return x * x\n", {"fn_name": "f", "inputs": ["3", "4"], "outputs": ["9", "16"]}),
+    ("def f(x):\n    print('noise')\n    return x * x\n",
+     {"fn_name": "f", "inputs": ["3", "4"], "outputs": ["9", "16"]}),
     ("def f(x):\n    raise KeyError(x)\n", {"fn_name": "f", "inputs": ["3"], "outputs": ["9"]}),
 ]
 

@@ -145,7 +145,8 @@ def _score_code(solutions: Sequence[Any], ground_truths: Sequence[Any]) -> list[
     out = []
     for r in check_tests_batch(texts, list(ground_truths)):
         passed = sum(v == "passed" for v in r.results)
-        reason = "" if r.all_passed else f"{passed} of {len(r.results)} tests run passed ({', '.join(sorted(set(r.results)))})"
+        kinds = ", ".join(sorted(set(r.results)))
+        reason = "" if r.all_passed else f"{passed} of {len(r.results)} tests run passed ({kinds})"
         out.append((r.fraction, r.status, r.all_passed, reason))
     return out
 
