@@ -1,7 +1,8 @@
 # The sandbox's warm interpreter: started by sandbox.Pool inside fresh user,
 # mount, PID, network, IPC and UTS namespaces, it makes the file system view
 # (read-only, caller's temporary and home directories hidden), then forks
-# one child per run. Each run gets its own PID and mount namespaces, a fresh
+# one child per run and watches them all (end, cancel, deadline) in one
+# poll loop. Each run gets its own PID and mount namespaces, a fresh
 # size-limited tmpfs as /tmp (its working directory), rlimits, no
 # capabilities, no_new_privs and the seccomp filter Go built. This file is
 # trusted code; the program it runs is not.
@@ -206,10 +207,14 @@ def program(req: dict, source: str, verdict_fd: int) -> int:
     return code
 
 
-def run_child(req: dict, fds: list, verdict_fd: int) -> None:
-    """The run's first process (PID 1 of its namespace): set up, drop privileges, run the program."""
+def run_child(req: dict, fds: list, verdict_fd: int, workdir: str) -> None:
+    """The run (PID 1 of a new PID namespace): its own mount namespace and tmpfs, limits, no privileges."""
     src_fd, stdin_fd, stdout_fd, stderr_fd = fds[:4]
     if ISOLATED:
+        check(LIBC.unshare(CLONE_NEWNS), "unshare")
+        size = f"size={req['limits']['tmpfs']},mode=0777"
+        mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, size)
+        mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, size)
         mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
     os.setsid()
     chunks = []
@@ -224,41 +229,71 @@ def run_child(req: dict, fds: list, verdict_fd: int) -> None:
     os.dup2(verdict_fd, 3)
     if LIBC.syscall(ctypes.c_long(SYS_CLOSE_RANGE), ctypes.c_uint(4), ctypes.c_uint(0xFFFFFFFF), ctypes.c_uint(0)):
         os.closerange(4, 1 << 16)  # kernels before 5.9
-    os.chdir(WORKDIR)
+    os.chdir(workdir)
     os.environ.clear()
-    os.environ.update({"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": WORKDIR, "TMPDIR": WORKDIR,
+    os.environ.update({"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": workdir, "TMPDIR": workdir,
                        "LANG": "C.UTF-8"})
     set_limits(req["limits"])
     if ISOLATED:
         drop_privileges()
+    for sig in (signal.SIGCHLD, signal.SIGTERM):
+        signal.signal(sig, signal.SIG_DFL)
     signal.signal(signal.SIGPIPE, signal.SIG_IGN)
     signal.signal(signal.SIGINT, signal.default_int_handler)
     gc.enable()
     os._exit(program(req, source, 3))
 
 
-def supervise(req: dict, fds: list) -> None:
-    """The run's supervisor, in the worker's namespaces: start the run, enforce its deadline, report."""
-    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+class Run:
+    """A run the server watches: its process, deadline, cancel pipe, and where its report goes."""
+
+    __slots__ = ("pid", "pidfd", "deadline", "start", "result_fd", "cancel_fd", "verdict_fd", "workdir",
+                 "timed_out", "canceled")
+
+    def __init__(self, pid, pidfd, start, deadline, result_fd, cancel_fd, verdict_fd, workdir):
+        self.pid, self.pidfd, self.start, self.deadline = pid, pidfd, start, deadline
+        self.result_fd, self.cancel_fd, self.verdict_fd, self.workdir = result_fd, cancel_fd, verdict_fd, workdir
+        self.timed_out = self.canceled = False
+
+    def kill(self) -> None:
+        try:
+            os.kill(self.pid, signal.SIGKILL)  # PID 1 of its namespace: every process in it goes too
+        except ProcessLookupError:
+            pass
+        if not ISOLATED:
+            try:
+                os.killpg(self.pid, signal.SIGKILL)
+            except OSError:
+                pass
+
+
+def start_run(req: dict, fds: list) -> Run | None:
+    """Fork the run, in a new PID namespace; the server's own children stay in its namespace."""
     result_fd, cancel_fd = fds[4], fds[5]
-    limits = req["limits"]
-    if ISOLATED:
-        check(LIBC.unshare(CLONE_NEWNS | CLONE_NEWPID), "unshare")
-        size = f"size={limits['tmpfs']},mode=0777"
-        mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, size)
-        mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, size)
-    else:
-        global WORKDIR
-        WORKDIR = tempfile.mkdtemp(prefix="run-", dir=CONFIG["workdir"])
+    workdir = "/tmp" if ISOLATED else tempfile.mkdtemp(prefix="run-", dir=CONFIG["workdir"])
     verdict_r, verdict_w = os.pipe()
     start = time.monotonic()
-    pid = os.fork()
+    try:
+        if ISOLATED:
+            check(LIBC.unshare(CLONE_NEWPID), "unshare")
+        pid = -1
+        try:
+            pid = os.fork()
+        finally:
+            # Back to the server's own namespace for its next child (in the parent only: the run is in the new one).
+            if ISOLATED and pid != 0:
+                check(LIBC.setns(OWN_PID_NS, CLONE_NEWPID), "setns")
+    except OSError as e:
+        os.write(result_fd, json.dumps({"error": f"sandbox: the run could not start: {e}"}).encode())
+        for fd in fds + [verdict_r, verdict_w]:
+            os.close(fd)
+        return None
     if pid == 0:
         try:
             os.close(verdict_r)
             os.close(result_fd)
             os.close(cancel_fd)
-            run_child(req, fds, verdict_w)
+            run_child(req, fds, verdict_w, workdir)
         except BaseException as e:
             try:
                 os.write(2, f"sandbox: the run could not start: {e}\n".encode())
@@ -267,53 +302,33 @@ def supervise(req: dict, fds: list) -> None:
     os.close(verdict_w)
     for fd in fds[:4]:
         os.close(fd)
-    deadline = start + req["wall_seconds"]
-    poller = select.poll()
-    child_fd = os.pidfd_open(pid)
-    poller.register(child_fd, select.POLLIN)
-    poller.register(cancel_fd, select.POLLIN | select.POLLHUP)
-    timed_out = canceled = False
-    while True:
-        left = deadline - time.monotonic()
-        if left <= 0:
-            timed_out = True
-            break
-        events = poller.poll(left * 1000)
-        if any(fd == cancel_fd for fd, _ in events):
-            canceled = True
-            break
-        if events:
-            break
-    if timed_out or canceled:
-        os.kill(pid, signal.SIGKILL)
-        if not ISOLATED:
-            try:
-                os.killpg(pid, signal.SIGKILL)
-            except OSError:
-                pass
-    _, status, usage = os.wait4(pid, 0)
-    wall = time.monotonic() - start
-    if not ISOLATED:
-        try:  # no PID namespace: the run's process group goes with it
-            os.killpg(pid, signal.SIGKILL)
-        except OSError:
-            pass
-        shutil.rmtree(WORKDIR, ignore_errors=True)
-    verdict = b""
     os.set_blocking(verdict_r, False)
+    return Run(pid, os.pidfd_open(pid), start, start + req["wall_seconds"], result_fd, cancel_fd, verdict_r, workdir)
+
+
+def finish(run: Run) -> None:
+    """Reap the run, write its report, free what it held."""
+    _, status, usage = os.wait4(run.pid, 0)
+    wall = time.monotonic() - run.start
+    if not ISOLATED:
+        run.kill()  # no PID namespace: the rest of its process group goes with it
+        shutil.rmtree(run.workdir, ignore_errors=True)
     try:
-        verdict = os.read(verdict_r, 65536)
+        verdict = os.read(run.verdict_fd, 65536)
     except OSError:
-        pass
+        verdict = b""
     report = {
         "exit": os.WEXITSTATUS(status) if os.WIFEXITED(status) else None,
         "signal": os.WTERMSIG(status) if os.WIFSIGNALED(status) else None,
-        "timed_out": timed_out, "canceled": canceled, "wall": wall,
-        "cpu": usage.ru_utime + usage.ru_stime, "max_rss_kb": usage.ru_maxrss,
-        "verdict": verdict.decode("utf-8", "replace"),
+        "timed_out": run.timed_out, "canceled": run.canceled, "wall": wall,
+        "cpu": usage.ru_utime + usage.ru_stime, "verdict": verdict.decode("utf-8", "replace"),
     }
-    os.write(result_fd, json.dumps(report).encode())
-    os._exit(0)
+    try:
+        os.write(run.result_fd, json.dumps(report).encode())
+    except OSError:
+        pass  # the library's side is gone
+    for fd in (run.pidfd, run.result_fd, run.cancel_fd, run.verdict_fd):
+        os.close(fd)
 
 
 def preload() -> None:
@@ -328,33 +343,44 @@ def preload() -> None:
 
 
 def serve() -> None:
+    """Take requests, start runs, and watch them: their end, their cancel pipe and their deadline."""
     control = socket.socket(fileno=3)
     preload()
-    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # supervisors are reaped by the kernel
     gc.disable()
     gc.freeze()  # forked runs then do not copy the server's objects to collect them
     control.send(json.dumps({"ready": True, "python": sys.version.split()[0]}).encode())
+    poller = select.poll()
+    poller.register(control, select.POLLIN)
+    by_pidfd: dict[int, Run] = {}
+    by_cancel: dict[int, Run] = {}
     while True:
-        msg, fds, _, _ = socket.recv_fds(control, 1 << 16, 8)
-        if not msg:
-            return  # the library's side closed: the worker ends, and with it every run
-        req = json.loads(msg)
-        try:
-            pid = os.fork()
-        except OSError as e:
-            os.write(fds[4], json.dumps({"error": f"sandbox: fork failed: {e}"}).encode())
-            pid = -1
-        if pid == 0:
-            try:
-                control.close()
-                supervise(req, fds)
-            except BaseException as e:
-                try:
-                    os.write(fds[4], json.dumps({"error": f"sandbox supervisor: {e}"}).encode())
-                finally:
-                    os._exit(1)
-        for fd in fds:
-            os.close(fd)
+        now = time.monotonic()
+        timeout = min((r.deadline for r in by_pidfd.values()), default=now + 60) - now
+        for fd, _ in poller.poll(max(0.0, timeout) * 1000):
+            if fd == control.fileno():
+                msg, fds, _, _ = socket.recv_fds(control, 1 << 16, 8)
+                if not msg:
+                    return  # the library's side closed: the worker ends, and with it every run
+                run = start_run(json.loads(msg), fds)
+                if run is not None:
+                    by_pidfd[run.pidfd] = by_cancel[run.cancel_fd] = run
+                    poller.register(run.pidfd, select.POLLIN)
+                    poller.register(run.cancel_fd, select.POLLIN | select.POLLHUP)
+            elif fd in by_cancel:
+                run = by_cancel.pop(fd)
+                poller.unregister(fd)
+                run.canceled = True
+                run.kill()
+            elif fd in by_pidfd:
+                run = by_pidfd.pop(fd)
+                poller.unregister(fd)
+                if by_cancel.pop(run.cancel_fd, None) is not None:
+                    poller.unregister(run.cancel_fd)
+                finish(run)
+        now = time.monotonic()
+        for run in [r for r in by_pidfd.values() if r.deadline <= now and not r.timed_out]:
+            run.timed_out = True
+            run.kill()
 
 
 class _CapHeader(ctypes.Structure):
@@ -370,11 +396,11 @@ SECCOMP = bytes.fromhex(CONFIG["seccomp"])
 # Built once here, so that a run only makes the system calls.
 SECCOMP_PROGRAM = _SockFprog(len(SECCOMP) // 8, SECCOMP) if SECCOMP else None
 CAP_HEADER, CAP_NONE = _CapHeader(0x20080522, 0), (ctypes.c_uint32 * 6)()
-for _name in ("mount", "unshare", "prctl", "capset", "syscall"):
+for _name in ("mount", "unshare", "setns", "prctl", "capset", "syscall"):
     getattr(LIBC, _name)  # resolved before the first fork, not once per run
-WORKDIR = "/tmp" if ISOLATED else CONFIG["workdir"]
 if __name__ == "__main__":
     if ISOLATED:
         isolate_file_system()
         socket.sethostname("sandbox")
+        OWN_PID_NS = os.open("/proc/self/ns/pid", os.O_RDONLY)  # to return to after each run's unshare
     serve()

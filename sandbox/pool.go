@@ -404,10 +404,6 @@ type runReport struct {
 // to answer before the worker is taken to be stuck and is replaced.
 const supervisorGrace = 5 * time.Second
 
-// cpuSlack is how far below its CPU limit a run killed by SIGKILL may be
-// measured and still be taken as killed by that limit (clock granularity).
-const cpuSlack = 50 * time.Millisecond
-
 // drainGrace is how long the output of a finished run may take to be read.
 const drainGrace = 2 * time.Second
 
@@ -551,7 +547,9 @@ func classify(raw []byte, stdout, stderr *capped, lim Limits) Result {
 		res.Status, res.Reason = StatusOutputLimit, fmt.Sprintf("%s passed %d bytes", which, lim.OutputBytes)
 	case rep.TimedOut:
 		res.Status, res.Reason = StatusTimeout, fmt.Sprintf("wall-clock deadline of %s", lim.Wall)
-	case res.Signal == int(syscall.SIGXCPU) || res.Signal == int(syscall.SIGKILL) && res.CPU >= lim.cpuLimit()-cpuSlack:
+	// RLIMIT_CPU ends a run (PID 1, which ignores SIGXCPU) with SIGKILL;
+	// its usage as reported may lag the kernel's count by a few ticks.
+	case res.Signal == int(syscall.SIGXCPU) || res.Signal == int(syscall.SIGKILL) && res.CPU >= lim.cpuLimit()*3/4:
 		res.Status, res.Reason = StatusTimeout, fmt.Sprintf("CPU time limit of %ds", lim.cpuSeconds())
 	case res.Signal == int(syscall.SIGXFSZ) || fileSize:
 		res.Status, res.Reason = StatusOutputLimit, fmt.Sprintf("file size limit of %d bytes", lim.FileBytes)
