@@ -1,6 +1,6 @@
 """The ``llenvs-go`` command: list, show, export and score environments, benchmark, check the install.
 
-Built on click (the ``cli`` extra: ``pip install "llenvs-go[cli]"``). Run
+Built on click (the package's ``cli`` extra; see the README's Install section). Run
 ``llenvs-go --help`` or ``python -m llenvs_go --help``; every command takes
 ``--help``. Exit status: 0 on success, 1 when the work failed (the library
 cannot be loaded, a file cannot be written, ``doctor`` found a problem), 2 for
@@ -764,8 +764,7 @@ def _doctor_report() -> tuple[dict[str, Any], list[str]]:
         else:
             info = _native.call("info")
             lib.update(loaded=True, abi_version=handle.llenvs_abi_version(), go_version=info.get("go_version"),
-                       json=info.get("json"), go_threads=info.get("max_procs"), cpus=info.get("num_cpu"),
-                       test_hooks=info.get("test_hooks"))
+                       json=info.get("json"), go_threads=info.get("max_procs"), cpus=info.get("num_cpu"))
     if not lib.get("loaded"):
         problems.append(f"the library cannot be loaded: {lib.get('error')}")
     lib["LLENVS_GO_LIB"] = os.environ.get("LLENVS_GO_LIB")

@@ -239,3 +239,44 @@ def _a_trajectory():
     state, _ = env.reset(options={"task_index": 0})
     action = Action(text="<answer>5</answer>")
     return Trajectory.from_steps(state, [(action, env.step(state, action))])
+
+
+def test_test_hooks_are_not_offered_to_users():
+    # A development install after `make test` is a test-hooks build; its test-only names are reachable by
+    # their exact names (for the tests), but never listed, suggested or advertised.
+    from llenvs_go import _native
+    from llenvs_go.core.native import NativeEnvironment
+
+    if not _native.call("info").get("test_hooks"):
+        pytest.skip("the library was built without -tags llenvs_testhooks")
+    for typo in ("tag_basd", "panics_on_marker", "panics_on_marker_for_tes"):
+        with pytest.raises(KeyError) as info:
+            environment_registry.get(name="leg_counting", seed=1, answer_extractor=typo)
+        assert "_for_test" not in str(info.value) and "tag_based" in str(info.value)
+    with pytest.raises(ValueError) as info:
+        environment_registry.get(name="leg_counting", seed=1, answer_extractors=[{"name": "tag_based"}])
+    assert "_for_test" not in str(info.value)
+    with pytest.raises(KeyError) as info:
+        len(NativeEnvironment({"name": "leg_counting", "adapter": "test_hook"}))
+    assert "test_hooks" not in str(info.value) and "reasoning_gym" in str(info.value)
+    names = [r["name"] for r in environment_registry.describe_environments()]
+    assert not [n for n in names if n.endswith("_for_test")]
+    # Still reachable for the tests that need them.
+    env = environment_registry.get(name="leg_counting", size=2, seed=1, answer_extractor="panics_on_marker_for_test")
+    assert Scorer(env).score(0, "<answer>1</answer>").extracted_answer == "1"
+    assert len(NativeEnvironment({"name": "fails_on_odd_for_test", "adapter": "test_hooks"})) == 10
+
+
+def test_doctor_does_not_advertise_test_hooks():
+    pytest.importorskip("click")
+    import json
+
+    from click.testing import CliRunner
+
+    from llenvs_go.cli import cli
+
+    result = CliRunner().invoke(cli, ["doctor", "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert "test_hooks" not in report["library"] and "_for_test" not in result.stdout
+    assert report["library"]["loaded"] is True
