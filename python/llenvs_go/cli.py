@@ -657,6 +657,11 @@ def score_command(name: str, config_file: str | None, assignments: tuple[str, ..
             _usage(f"{where}: some rows carry an env_reference and some do not (response {line} has none); "
                    "give every row its env_reference, or pass --seed")
         groups = _reference_groups(name, references, where)
+        unused = [o for o, given in (("--size", size is not None), ("--config", config_file), ("KEY=VALUE",
+                                     assignments)) if given]
+        click.echo("no seed given: scoring each row against the environment its env_reference names"
+                   + (f" ({', '.join(unused)} not used; pass --seed to score against NAME's configuration and "
+                      "check the references against it)" if unused else ""), err=True)
     else:
         env = build_environment(config)
         if _seed_drawn_silently(config, env):

@@ -370,7 +370,11 @@ def test_score_rows_with_their_references_need_no_seed(tmp_path):
              for r in rows]
     path = tmp_path / "responses.jsonl"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    data = json.loads(invoke_ok("score", "leg_counting", "-i", str(path), "--json").stdout)
+    result = invoke_ok("score", "leg_counting", "-i", str(path), "--json")
+    data = json.loads(result.stdout)
+    assert "scoring each row against the environment its env_reference names" in result.stderr
+    noted = invoke_ok("score", "leg_counting", "--size", "30", "-i", str(path))
+    assert "--size not used" in noted.stderr and "mean reward 0.5000" in noted.stdout
     env = environment_registry.get(name="leg_counting", size=30, seed=seed)
     texts = [json.loads(line)["response"] for line in lines]
     assert data["rewards"] == Scorer(env).totals(list(range(30)), texts)
