@@ -13,7 +13,9 @@ import (
 
 // This file is compiled only with -tags llenvs_testhooks: the llenvs_call
 // methods and the extractor that exist for tests, never in a library users
-// get.
+// get. Even in a build with them (a development install after make test),
+// their names stay out of listings and error suggestions: they are
+// registered unlisted, reachable only by their exact names.
 
 func init() {
 	testHooks["panic_for_test"] = func() {
@@ -22,7 +24,7 @@ func init() {
 	}
 	// panics_on_marker_for_test is tag_based, except that it panics on a
 	// response containing "PANIC": a failure inside one item of a batch.
-	extract.Register("panics_on_marker_for_test", func(cfg map[string]any) (extract.Extractor, error) {
+	extract.RegisterUnlisted("panics_on_marker_for_test", func(cfg map[string]any) (extract.Extractor, error) {
 		return panicsOnMarker{extract.NewTag("answer", true)}, nil
 	})
 }
@@ -45,7 +47,8 @@ func init() {
 			}
 			return failsOnOdd{}, nil
 		},
-		List: func() []string { return []string{"fails_on_odd_for_test"} },
+		List:     func() []string { return []string{"fails_on_odd_for_test"} },
+		Unlisted: true,
 	})
 }
 

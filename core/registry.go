@@ -76,6 +76,10 @@ type Adapter struct {
 	New func(cfg EnvConfig) (Environment, error)
 	// List names the environments this adapter serves natively.
 	List func() []string
+	// Unlisted keeps the adapter out of AdapterNames and ListEnvironments
+	// (so out of listings and error suggestions) while NewEnvironment
+	// still builds its environments: for adapters that exist for tests.
+	Unlisted bool
 }
 
 var (
@@ -93,25 +97,29 @@ func RegisterAdapter(a Adapter) {
 	adapters[a.Name] = a
 }
 
-// AdapterNames lists the registered adapters, sorted.
+// AdapterNames lists the registered adapters, sorted (without the Unlisted ones).
 func AdapterNames() []string {
 	adaptersMu.RLock()
 	defer adaptersMu.RUnlock()
 	names := make([]string, 0, len(adapters))
-	for n := range adapters {
-		names = append(names, n)
+	for n, a := range adapters {
+		if !a.Unlisted {
+			names = append(names, n)
+		}
 	}
 	sort.Strings(names)
 	return names
 }
 
-// ListEnvironments returns, per adapter, the environments it serves.
+// ListEnvironments returns, per adapter (the Unlisted ones left out), the environments it serves.
 func ListEnvironments() map[string][]string {
 	adaptersMu.RLock()
 	defer adaptersMu.RUnlock()
 	out := map[string][]string{}
 	for n, a := range adapters {
-		out[n] = a.List()
+		if !a.Unlisted {
+			out[n] = a.List()
+		}
 	}
 	return out
 }

@@ -1,8 +1,11 @@
 package core
 
 import (
+	"errors"
 	"fmt"
 	"testing"
+
+	"github.com/llenvs/llenvs-go/strictcfg"
 )
 
 func TestBuildExtractorChain(t *testing.T) {
@@ -37,4 +40,46 @@ func TestCheckSizeNamesTheRange(t *testing.T) {
 			t.Errorf("CheckSize(%d) = %v, want %q", size, err, want)
 		}
 	}
+}
+
+// An Unlisted adapter builds its environments, but stays out of the
+// listings and of the suggestions for a mistyped adapter name.
+func TestUnlistedAdapterIsBuiltButNeverOffered(t *testing.T) {
+	built := false
+	RegisterAdapter(Adapter{Name: "zz_unlisted_adapter", Unlisted: true,
+		New: func(cfg EnvConfig) (Environment, error) {
+			built = true
+			return nil, fmt.Errorf("built %s", cfg.Name)
+		},
+		List: func() []string { return []string{"zz_env"} }})
+	cases := []struct {
+		what string
+		got  bool
+	}{
+		{"AdapterNames lists it", contains(AdapterNames(), "zz_unlisted_adapter")},
+		{"ListEnvironments lists it", ListEnvironments()["zz_unlisted_adapter"] != nil},
+	}
+	for _, c := range cases {
+		if c.got {
+			t.Error(c.what)
+		}
+	}
+	if _, err := NewEnvironment(EnvConfig{Name: "zz_env", Adapter: "zz_unlisted_adapter"}); !built || err == nil ||
+		err.Error() != "built zz_env" {
+		t.Errorf("NewEnvironment of the unlisted adapter: built %v, err %v", built, err)
+	}
+	_, err := NewEnvironment(EnvConfig{Name: "zz_env", Adapter: "zz_unlisted_adaptr"})
+	var nf *strictcfg.NotFoundError
+	if !errors.As(err, &nf) || nf.Suggestion == "zz_unlisted_adapter" || contains(nf.Valid, "zz_unlisted_adapter") {
+		t.Errorf("a mistyped adapter name is offered the unlisted one: %v", err)
+	}
+}
+
+func contains(names []string, name string) bool {
+	for _, n := range names {
+		if n == name {
+			return true
+		}
+	}
+	return false
 }

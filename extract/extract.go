@@ -49,6 +49,9 @@ type Factory func(cfg map[string]any) (Extractor, error)
 var (
 	extractorsMu sync.RWMutex
 	extractors   = map[string]Factory{}
+	// unlisted holds the names RegisterUnlisted added: built by New, never
+	// offered by Names (so never suggested in an error).
+	unlisted = map[string]bool{}
 )
 
 // Register makes an extractor available by name; it panics on a
@@ -62,13 +65,26 @@ func Register(name string, f Factory) {
 	extractors[name] = f
 }
 
-// Names lists the registered extractors, sorted.
+// RegisterUnlisted is Register for an extractor that exists for tests
+// only: New builds it by its exact name, but Names leaves it out, so no
+// error message offers it to a user.
+func RegisterUnlisted(name string, f Factory) {
+	Register(name, f)
+	extractorsMu.Lock()
+	defer extractorsMu.Unlock()
+	unlisted[name] = true
+}
+
+// Names lists the registered extractors, sorted (without the unlisted
+// ones of RegisterUnlisted).
 func Names() []string {
 	extractorsMu.RLock()
 	defer extractorsMu.RUnlock()
 	names := make([]string, 0, len(extractors))
 	for n := range extractors {
-		names = append(names, n)
+		if !unlisted[n] {
+			names = append(names, n)
+		}
 	}
 	sort.Strings(names)
 	return names

@@ -13,6 +13,7 @@ import ctypes
 import faulthandler
 import importlib.resources
 import json
+import math
 import os
 import sys
 import threading
@@ -358,6 +359,25 @@ def raise_for(rc: int, message: bytes | str) -> None:
     raise exc
 
 
+def non_finite_path(value: Any, path: str = "", depth: int = 0) -> tuple[str, float] | None:
+    """Where in ``value`` the first NaN or infinite float is (``extra_rewards[0].weight``) and that float."""
+    if isinstance(value, float):
+        return None if math.isfinite(value) else (path or "the value", value)
+    if depth > 64:
+        return None
+    if isinstance(value, dict):
+        for k, v in value.items():
+            found = non_finite_path(v, f"{path}.{k}" if path else str(k), depth + 1)
+            if found:
+                return found
+    elif isinstance(value, (list, tuple)):
+        for k, v in enumerate(value):
+            found = non_finite_path(v, f"{path}[{k}]", depth + 1)
+            if found:
+                return found
+    return None
+
+
 def dumps(value: Any, what: str = "request") -> bytes:
     """``value`` as the JSON the library reads. NaN or infinity, a structure nested too deeply and a value
     JSON cannot hold are a ValueError or TypeError that says so, before anything reaches the library."""
@@ -365,8 +385,11 @@ def dumps(value: Any, what: str = "request") -> bytes:
         return json.dumps(value, allow_nan=False).encode()
     except RecursionError:
         raise ValueError(f"the {what} is nested too deeply to pass to llenvs-go") from None
-    except ValueError as e:
-        raise ValueError(f"the {what} holds NaN or infinity, which llenvs-go cannot take: {e}") from None
+    except ValueError:
+        found = non_finite_path(value)
+        at = f" at {found[0]} ({found[1]!r})" if found else ""
+        raise ValueError(f"the {what} holds NaN or infinity{at}, which llenvs-go cannot take: give a finite "
+                         "number") from None
     except TypeError as e:
         raise TypeError(f"the {what} holds a value that is not JSON (str, int, float, bool, None, list or dict): "
                         f"{e}") from None

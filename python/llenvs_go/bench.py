@@ -42,6 +42,7 @@ instead, which other load disturbs far less.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import importlib.util
 import random
 import statistics
@@ -280,6 +281,87 @@ def bench_single(repeats: int) -> tuple[float, float, float]:
     return summary(timed(loop, repeats), k)
 
 
+#: Sections of the benchmark that ``--skip`` may leave out.
+SECTIONS = ("scoring", "generation", "single")
+
+
+class BenchUsageError(ValueError):
+    """A benchmark option with a bad value; the message names it, the valid values and the closest one."""
+
+
+def _nearest(value: str, valid: Sequence[str]) -> str:
+    import difflib
+
+    near = difflib.get_close_matches(value, list(valid), n=1)
+    return f"; did you mean {near[0]!r}?" if near else ""
+
+
+@dataclasses.dataclass(frozen=True)
+class BenchOptions:
+    """The benchmark's options, checked (:func:`check_options` makes them from the command line's text)."""
+
+    tasks: tuple[str, ...] = ("leg_counting",)
+    sizes: tuple[int, ...] = (1024, 16384)
+    repeats: int = 7
+    prompts: int = 512
+    samples: int = 16
+    items: int = 20000
+    budget: float = 8.0
+    skip: frozenset[str] = frozenset()
+    million: bool = False
+    clock: str = "wall"
+
+
+def benchmark_tasks() -> list[str]:
+    """The tasks ``--tasks`` may name: reasoning-gym tasks llenvs-go serves (``composite`` needs a configuration)."""
+    from llenvs_go.core.registry import environment_registry
+
+    return sorted(r["name"] for r in environment_registry.describe_environments("reasoning_gym")
+                  if r["name"] != "composite")
+
+
+def check_options(tasks: str = "leg_counting", sizes: str = "1024,16384", repeats: int = 7, prompts: int = 512,
+                  samples: int = 16, items: int = 20000, budget: float = 8.0, skip: str = "",
+                  million: bool = False, clock: str = "wall") -> BenchOptions:
+    """The options of the command line, checked; BenchUsageError names a bad one, the valid values, the closest."""
+    size_list: list[int] = []
+    for part in sizes.split(","):
+        try:
+            size = int(part)
+        except ValueError:
+            size = 0
+        if size < 1:
+            raise BenchUsageError(f"--sizes {sizes!r}: {part.strip()!r} is not a positive number of bytes; give "
+                                  "comma-separated response sizes, e.g. --sizes 1024,16384")
+        size_list.append(size)
+    for name, value in (("--repeats", repeats), ("--prompts", prompts), ("--samples", samples), ("--items", items)):
+        if value < 1:
+            raise BenchUsageError(f"{name} {value}: must be at least 1 (each measurement needs one run)")
+    if not budget > 0:
+        raise BenchUsageError(f"--budget {budget}: must be a positive number of seconds")
+    skipped = frozenset(s.strip() for s in skip.split(",") if s.strip())
+    for s in sorted(skipped):
+        if s not in SECTIONS:
+            raise BenchUsageError(f"--skip: unknown section {s!r}{_nearest(s, SECTIONS)} (sections: "
+                                  f"{', '.join(SECTIONS)})")
+    if clock not in ("wall", "cpu"):
+        raise BenchUsageError(f"--clock {clock!r}: must be wall or cpu{_nearest(clock, ('wall', 'cpu'))}")
+    valid = benchmark_tasks()
+    if tasks.strip() == "all":
+        from llenvs_go.core.registry import environment_registry
+
+        task_list = [r["name"] for r in environment_registry.describe_environments("reasoning_gym")
+                     if r["backend"] == "native" and r["name"] != "composite"]
+    else:
+        task_list = [t.strip() for t in tasks.split(",")]
+        for t in task_list:
+            if t not in valid:
+                raise BenchUsageError(f"--tasks: unknown task {t!r}{_nearest(t, valid)} (valid: 'all' or "
+                                      f"comma-separated names among {', '.join(valid)})")
+    return BenchOptions(tuple(task_list), tuple(size_list), repeats, prompts, samples, items, budget, skipped,
+                        million, clock)
+
+
 def main(argv: Sequence[str] | None = None, prog: str | None = None) -> None:
     """Run the benchmark with command-line arguments ``argv`` (``sys.argv[1:]`` when None)."""
     ap = argparse.ArgumentParser(prog=prog, description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -292,26 +374,38 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> None:
     ap.add_argument("--budget", type=float, default=8.0, help="seconds per baseline measurement")
     ap.add_argument("--skip", default="", help="sections to skip: scoring, generation, single")
     ap.add_argument("--million", action="store_true", help="also build a 1,000,000-item dataset (time, peak memory)")
-    ap.add_argument("--clock", choices=("wall", "cpu"), default="wall",
-                    help="wall: elapsed time (the default); cpu: the process's CPU time, all threads summed, which "
-                         "other load on a shared machine disturbs far less (Go's work on two threads counts twice, "
-                         "so its speed-ups are understated)")
+    ap.add_argument("--clock", choices=("wall", "cpu"), default="wall", help=CLOCK_HELP)
     args = ap.parse_args(argv)
     if importlib.util.find_spec("reasoning_gym") is None:
-        ap.exit(2, "the benchmark's baselines need reasoning-gym: pip install \"llenvs-go[reasoning-gym]\" "
-                   "(or reasoning-gym==0.1.25)\n")
+        ap.exit(2, NEEDS_REASONING_GYM + "\n")
+    try:
+        options = check_options(args.tasks, args.sizes, args.repeats, args.prompts, args.samples, args.items,
+                                args.budget, args.skip, args.million, args.clock)
+    except BenchUsageError as e:
+        ap.error(str(e))
+    run(options)
+
+
+#: Help of ``--clock``.
+CLOCK_HELP = ("wall: elapsed time (the default); cpu: the process's CPU time, all threads summed, which other load "
+              "on a shared machine disturbs far less (Go's work on two threads counts twice, so its speed-ups are "
+              "understated)")
+#: What the benchmark says when reasoning-gym is missing.
+NEEDS_REASONING_GYM = ("the benchmark's baselines need reasoning-gym: pip install \"llenvs-go[reasoning-gym]\" "
+                       "(or reasoning-gym==0.1.25)")
+
+
+def run(options: BenchOptions) -> None:
+    """Run the benchmark with checked ``options`` and print its tables."""
     global clock
-    if args.clock == "cpu":
+    if options.clock == "cpu":
         clock = time.process_time
 
     from llenvs_go import _native
-    from llenvs_go.core.registry import environment_registry
 
-    tasks = args.tasks.split(",")
-    if tasks == ["all"]:
-        tasks = [r["name"] for r in environment_registry.describe_environments("reasoning_gym")
-                 if r["backend"] == "native" and r["name"] != "composite"]
-    skip = set(args.skip.split(",")) if args.skip else set()
+    args = options
+    tasks = list(options.tasks)
+    skip = options.skip
     info = _native.call("info")
     print(f"llenvs-go benchmark: Go threads {info['max_procs']} of {info['num_cpu']} CPUs, JSON {info['json']}, "
           f"{args.repeats} repeats, {args.clock} clock")
@@ -319,10 +413,10 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> None:
     for task in tasks:
         score_ratio = gen_ratio = float("nan")
         if "scoring" not in skip:
-            for size in (int(s) for s in args.sizes.split(",")):
+            for size in args.sizes:
                 rows = bench_scoring(task, size, args.repeats, args.prompts, args.samples, args.budget)
                 print_rows(f"{task}: scoring {args.prompts * args.samples} responses of ~{size} bytes", rows, second=1)
-                if size == int(args.sizes.split(",")[0]):
+                if size == args.sizes[0]:
                     score_ratio = rows[0][1][0] / rows[2][1][0]
         if "generation" not in skip:
             rows = bench_generation(task, args.items, args.repeats, args.budget)
@@ -330,7 +424,7 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> None:
             gen_ratio = rows[0][1][0] / rows[2][1][0]
         summary_rows.append((task, score_ratio, gen_ratio))
     if len(summary_rows) > 1:
-        size = args.sizes.split(",")[0]
+        size = args.sizes[0]
         print(f"\nsummary: speed-up over reasoning-gym (scoring: llenvs path / score_batch with results read, fresh "
               f"environment, {size}-byte responses; generation: ds[i] / to_hf_dataset)")
         print(f"  {'task':26s} {'scoring':>9s} {'generation':>11s}")

@@ -1,6 +1,6 @@
 """The ``llenvs-go`` command: list, show, export and score environments, benchmark, check the install.
 
-Built on click (the ``cli`` extra: ``pip install "llenvs-go[cli]"``). Run
+Built on click (the package's ``cli`` extra; see the README's Install section). Run
 ``llenvs-go --help`` or ``python -m llenvs_go --help``; every command takes
 ``--help``. Exit status: 0 on success, 1 when the work failed (the library
 cannot be loaded, a file cannot be written, ``doctor`` found a problem), 2 for
@@ -268,6 +268,7 @@ def show_command(name: str, config_file: str | None, assignments: tuple[str, ...
 
     config = build_config(name, config_file, assignments)
     env = build_environment(config)
+    _seed_drawn(config, env)
     try:
         item = DatasetProvider(env)[index]
     except (IndexError, ValueError) as e:
@@ -353,7 +354,6 @@ def export_command(name: str, config_file: str | None, assignments: tuple[str, .
     agent_name and the task in extra_info.task_index, trl prompts carry the
     task index the rollout function reads, openrlhf labels the task index.
     """
-    from llenvs_go.integrations import DatasetProvider
     from llenvs_go.integrations._multiturn import is_multi_turn
 
     config = build_config(name, config_file, assignments, size, seed)
@@ -371,20 +371,12 @@ def export_command(name: str, config_file: str | None, assignments: tuple[str, .
         datasets.disable_progress_bars()
     parent = os.path.dirname(os.path.abspath(output))
     if not os.path.isdir(parent):
-        _usage(f"-o {output}: directory {parent} does not exist")
+        _fail(f"cannot write {output}: directory {parent} does not exist (create it, or choose another -o)")
+    _seed_drawn(config, env)
     try:
-        if fmt in ("jsonl", "parquet"):
-            try:
-                ds = DatasetProvider(env).to_hf_dataset(progress=show, chunk_size=chunk_size)
-            except ImportError as e:
-                _fail(f"{e} (or pip install \"llenvs-go[hf]\")")
-            if fmt == "jsonl":
-                ds.to_json(output, lines=True, force_ascii=False)
-            else:
-                ds.to_parquet(output)
-        else:
-            parts = _export_chunks(env, fmt, n, chunk_size, split, text, show, agent_name)
-            _write_rows(fmt, parts, output)
+        with _row_writer(fmt, output) as write:
+            for rows in _export_chunks(env, fmt, n, chunk_size, split, text, show, agent_name):
+                write(rows)
     except OSError as e:
         _fail(f"cannot write {output}: {e}")
     if as_json:
@@ -393,28 +385,42 @@ def export_command(name: str, config_file: str | None, assignments: tuple[str, .
         click.echo(f"wrote {n} {name} tasks ({fmt}) to {output}", err=True)
 
 
+def _seed_drawn(config: Any, env: Any) -> int | None:
+    """The seed the environment drew when the configuration gave none, printed on stderr; None when it was given."""
+    if config.seed is not None:
+        return None
+    seed = (getattr(env, "config", None) or {}).get("seed")
+    if seed is not None:
+        click.echo(f"no seed given: drew seed {seed} (pass --seed {seed} to get the same tasks again)", err=True)
+    return seed
+
+
 def _export_chunks(env: Any, fmt: str, n: int, chunk_size: int, split: str, text: bool, show: bool,
-                   agent_name: str = "llenvs") -> list[Any]:
+                   agent_name: str = "llenvs") -> Iterator[Any]:
+    """The export's rows, one chunk of ``chunk_size`` tasks at a time (a list of rows, or a datasets.Dataset)."""
+    from llenvs_go.integrations import DatasetProvider
     from llenvs_go.integrations.openrlhf import make_openrlhf_dataset
     from llenvs_go.integrations.trl import make_trl_dataset
     from llenvs_go.integrations.verl import make_verl_dataset
 
-    parts: list[Any] = []
+    provider = DatasetProvider(env) if fmt in ("jsonl", "parquet") else None
     bar_cm = click.progressbar(length=n, label=f"{fmt} rows", file=sys.stderr, show_pos=True) if show \
         else contextlib.nullcontext(_NoBar())
     with bar_cm as bar:
         for chunk in _chunks(n, chunk_size):
-            if fmt == "verl":
-                parts.append(make_verl_dataset(env, split=split, indices=chunk, agent_name=agent_name))
-            elif fmt == "openrlhf":
-                parts.append(make_openrlhf_dataset(env, conversational=not text, indices=chunk))
-            else:
-                try:
-                    parts.append(make_trl_dataset(env, conversational=not text, indices=chunk))
-                except ImportError as e:
-                    _fail(f"{e} (or pip install \"llenvs-go[hf]\")")
+            try:
+                if fmt == "verl":
+                    yield make_verl_dataset(env, split=split, indices=chunk, agent_name=agent_name)
+                elif fmt == "openrlhf":
+                    yield make_openrlhf_dataset(env, conversational=not text, indices=chunk)
+                elif fmt == "trl":
+                    yield make_trl_dataset(env, conversational=not text, indices=chunk)
+                else:
+                    assert provider is not None
+                    yield provider.to_hf_dataset(chunk, progress=False, chunk_size=chunk_size)
+            except ImportError as e:
+                _fail(f"{e} (or pip install \"llenvs-go[hf]\")")
             bar.update(len(chunk))
-    return parts
 
 
 class _NoBar:
@@ -422,39 +428,82 @@ class _NoBar:
         pass
 
 
-def _write_rows(fmt: str, parts: list[Any], output: str) -> None:
-    if fmt == "verl":
-        from llenvs_go.integrations.verl import write_verl_parquet
+def _arrow_table(rows: Any) -> Any:
+    """A chunk of rows (a list of dicts, or a datasets.Dataset) as a pyarrow Table."""
+    import pyarrow as pa
+
+    if isinstance(rows, list):
+        return pa.Table.from_pylist(rows)
+    return rows.with_format("arrow")[:]
+
+
+@contextlib.contextmanager
+def _row_writer(fmt: str, output: str) -> Iterator[Any]:
+    """A function that appends one chunk of rows to ``output``, so that no more than a chunk is held in memory.
+
+    Parquet files get one row group per chunk (every chunk cast to the first
+    one's schema), JSON Lines files one line per row. A ``save_to_disk``
+    directory (``trl`` to a PATH that is neither .parquet nor .jsonl/.json)
+    is written once, from every chunk.
+    """
+    kind = "parquet" if fmt in ("verl", "parquet") or (fmt == "trl" and output.endswith(".parquet")) else \
+        "jsonl" if fmt in ("openrlhf", "jsonl") or output.endswith((".jsonl", ".json")) else "directory"
+    if kind == "parquet":
+        try:
+            import pyarrow.parquet as pq
+        except ImportError:
+            _fail("parquet files need pyarrow: pip install pyarrow (datasets brings it)")
+        from llenvs_go.integrations.verl import check_parquet_rows
+
+        state: dict[str, Any] = {}
+
+        def write_parquet(rows: Any) -> None:
+            if isinstance(rows, list):
+                try:
+                    check_parquet_rows(rows)
+                except ValueError as e:
+                    _fail(f"cannot write {output}: {e}")
+            table = _arrow_table(rows)
+            writer = state.get("writer")
+            if writer is None:
+                writer = state["writer"] = pq.ParquetWriter(output, table.schema)
+            elif table.schema != writer.schema:
+                table = table.cast(writer.schema)
+            writer.write_table(table)
 
         try:
-            write_verl_parquet([row for part in parts for row in part], output)
-        except ImportError as e:
-            _fail(str(e))
-    elif fmt == "openrlhf":
-        from llenvs_go.integrations.openrlhf import write_openrlhf_jsonl
+            yield write_parquet
+        finally:
+            if "writer" in state:
+                state["writer"].close()
+    elif kind == "jsonl":
+        with open(output, "wb") as f:
+            def write_jsonl(rows: Any) -> None:
+                if isinstance(rows, list):
+                    f.write("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows).encode("utf-8"))
+                else:
+                    rows.to_json(f, lines=True, force_ascii=False)
 
-        write_openrlhf_jsonl([row for part in parts for row in part], output)
+            yield write_jsonl
     else:
         import datasets
 
-        ds = datasets.concatenate_datasets(parts) if len(parts) > 1 else parts[0] if parts else None
-        if ds is None:
+        parts: list[Any] = []
+        yield parts.append
+        if not parts:
             _fail("no rows to write")
-        if output.endswith(".parquet"):
-            ds.to_parquet(output)
-        elif output.endswith((".jsonl", ".json")):
-            ds.to_json(output, lines=True, force_ascii=False)
-        else:
-            ds.save_to_disk(output)
+        (datasets.concatenate_datasets(parts) if len(parts) > 1 else parts[0]).save_to_disk(output)
 
 
 def _input_name(path: str) -> str:
     return "stdin" if path == "-" else path
 
 
-def _read_responses(path: str) -> tuple[list[int], list[str]]:
+def _read_responses(path: str) -> tuple[list[int], list[str], list[str | None]]:
+    """task_index, response and (where a row carries one) env_reference of every line of ``path``."""
     indices: list[int] = []
     responses: list[str] = []
+    references: list[str | None] = []
     try:
         f = sys.stdin if path == "-" else open(path, encoding="utf-8")  # noqa: SIM115 - closed below
     except OSError as e:
@@ -477,14 +526,19 @@ def _read_responses(path: str) -> tuple[list[int], list[str]]:
                 _usage(f"{where} line {lineno}: task_index must be an int, got {i!r}")
             if not isinstance(r, str):
                 _usage(f"{where} line {lineno}: response must be a string, got {type(r).__name__}")
+            ref = row.get("env_reference")
+            if ref is not None and not isinstance(ref, str):
+                _usage(f"{where} line {lineno}: env_reference must be a string (the JSON text of the exported "
+                       f"rows' env_reference), got {type(ref).__name__}")
             indices.append(i)
             responses.append(r)
+            references.append(ref or None)
     except UnicodeDecodeError as e:
         _usage(f"{where} is not UTF-8 text: {e}")
     finally:
         if f is not sys.stdin:
             f.close()
-    return indices, responses
+    return indices, responses, references
 
 
 def _summary(totals: list[float], signals: list[dict[str, float | None]], errors: int) -> dict[str, Any]:
@@ -502,13 +556,85 @@ def _summary(totals: list[float], signals: list[dict[str, float | None]], errors
             "signals": per_signal, "errors": errors}
 
 
+def _seed_drawn_silently(config: Any, env: Any) -> bool:
+    """Whether ``env`` drew its seed because ``config`` gave none (its tasks are then not the exported ones)."""
+    return config.seed is None and (getattr(env, "config", None) or {}).get("seed") is not None
+
+
+def _reference_groups(name: str, references: list[str | None], where: str) -> list[tuple[Any, list[int]]]:
+    """The environments the rows' references name, each with the positions of its rows."""
+    from llenvs_go.integrations._references import UnscorableRowError, build_from_reference
+
+    positions: dict[str, list[int]] = {}
+    for k, ref in enumerate(references):
+        positions.setdefault(ref or "", []).append(k)
+    groups = []
+    for ref, rows in positions.items():
+        try:
+            ref_name = json.loads(ref).get("name")
+        except (ValueError, AttributeError):
+            ref_name = None
+        if ref_name != name:
+            _usage(f"{where} response {rows[0] + 1}: its env_reference names {ref_name!r}, not {name!r}; score it "
+                   f"with `llenvs-go score {ref_name}` or fix the rows")
+        try:
+            groups.append((build_from_reference(ref), rows))
+        except UnscorableRowError as e:
+            _usage(f"{where} response {rows[0] + 1}: {e}")
+        except (TypeError, ValueError, KeyError) as e:
+            _usage(f"{where} response {rows[0] + 1}: its env_reference cannot be built: {e}")
+    return groups
+
+
+def _check_references(env: Any, references: list[str | None], where: str) -> None:
+    """Stop with a usage error when a row's env_reference names another environment than ``env``."""
+    from llenvs_go.integrations._references import environment_reference, mismatch_message, same_environment
+
+    own = environment_reference(env)
+    if not own:
+        return
+    for k, ref in enumerate(references):
+        if ref is not None and not same_environment(ref, own):
+            _usage(f"{where} response {k + 1} was made from another environment: {mismatch_message(ref, own)}")
+
+
+def _score_groups(groups: list[tuple[Any, list[int]]], indices: list[int], responses: list[str],
+                  where: str) -> tuple[list[float], list[dict[str, Any]], list[str | None], dict[int, str]]:
+    """Totals, signals, extracted answers and errors (by position) of every response, scored by its group's env."""
+    from llenvs_go import _native
+    from llenvs_go.integrations import Scorer
+
+    n = len(indices)
+    totals: list[float] = [0.0] * n
+    signals: list[dict[str, Any]] = [{}] * n
+    extracted: list[str | None] = [None] * n
+    errors: dict[int, str] = {}
+    for env, rows in groups:
+        try:
+            results = Scorer(env).score_batch(task_indices=[indices[k] for k in rows],
+                                              responses=[responses[k] for k in rows])
+        except _native.TaskIndexError as e:
+            _usage(f"{where}: {e} (is --size the one the tasks were exported with?)")
+        except (TypeError, ValueError) as e:
+            _usage(f"{where}: {e}")
+        group_totals = results.totals
+        for j, k in enumerate(rows):
+            r = results[j]
+            totals[k], signals[k], extracted[k] = group_totals[j], r.signals, r.extracted_answer
+        for j, message in results.errors.items():
+            errors[rows[j]] = message
+    return totals, signals, extracted, errors
+
+
 @cli.command("score")
 @click.argument("name")
 @_config_options
 @click.option("-i", "--input", "input_path", required=True,
-              help='JSON Lines file ("-" for stdin), one {"task_index": <int>, "response": <str>} per line.')
+              help='JSON Lines file ("-" for stdin), one {"task_index": <int>, "response": <str>} per line; '
+                   'rows may carry "env_reference" (as exported trl rows do), which then needs no --seed.')
 @click.option("--size", type=click.IntRange(min=1), help="Number of tasks (as in the export).")
-@click.option("--seed", type=int, help="Dataset seed (as in the export).")
+@click.option("--seed", type=int, help="Dataset seed (as in the export); required unless every row carries its "
+              "env_reference.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False),
               help="Write one JSON line per response: task_index, reward, signals, extracted_answer, error.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON: the summary and every reward.")
@@ -517,29 +643,43 @@ def score_command(name: str, config_file: str | None, assignments: tuple[str, ..
     """Score the responses of a JSON Lines file against environment NAME's tasks.
 
     Prints the mean reward and, per signal, its mean, minimum and maximum.
+    The tasks are those of NAME's configuration with --seed; without a seed,
+    every row must carry its env_reference (the environment it was exported
+    from), and each row is scored against that environment.
     """
-    from llenvs_go import _native
-    from llenvs_go.integrations import Scorer
-
-    indices, responses = _read_responses(input_path)
+    indices, responses, references = _read_responses(input_path)
     config = build_config(name, config_file, assignments, size, seed)
-    env = build_environment(config)
-    try:
-        results = Scorer(env).score_batch(task_indices=indices, responses=responses)
-    except _native.TaskIndexError as e:
-        _usage(f"{_input_name(input_path)}: {e} (is --size the one the tasks were exported with?)")
-    except (TypeError, ValueError) as e:
-        _usage(f"{_input_name(input_path)}: {e}")
-    totals = results.totals
-    signals = [r.signals for r in results]
-    errors = results.errors
+    where = _input_name(input_path)
+    carried = [r for r in references if r is not None]
+    if config.seed is None and carried:
+        if len(carried) < len(references):
+            line = references.index(None) + 1
+            _usage(f"{where}: some rows carry an env_reference and some do not (response {line} has none); "
+                   "give every row its env_reference, or pass --seed")
+        groups = _reference_groups(name, references, where)
+        unused = [o for o, given in (("--size", size is not None), ("--config", config_file), ("KEY=VALUE",
+                                     assignments)) if given]
+        click.echo("no seed given: scoring each row against the environment its env_reference names"
+                   + (f" ({', '.join(unused)} not used; pass --seed to score against NAME's configuration and "
+                      "check the references against it)" if unused else ""), err=True)
+    else:
+        env = build_environment(config)
+        if _seed_drawn_silently(config, env):
+            _usage(f"score needs the seed the tasks were made with: pass --seed S (or seed=S, or 'seed' in "
+                   f"--config), as in the export; without one a seed is drawn and {where}'s responses are scored "
+                   "against other tasks. Rows that carry their env_reference (the column of exported trl rows) "
+                   "are scored against it without --seed")
+        if carried:
+            _check_references(env, references, where)
+        groups = [(env, list(range(len(indices))))]
+    totals, signals, extracted, errors = _score_groups(groups, indices, responses, where)
     summary = _summary(totals, signals, len(errors))
     if output:
         try:
             with open(output, "w", encoding="utf-8") as f:
-                for k, r in enumerate(results):
-                    row = {"task_index": indices[k], "reward": r.total, "signals": r.signals,
-                           "extracted_answer": r.extracted_answer}
+                for k in range(len(totals)):
+                    row = {"task_index": indices[k], "reward": totals[k], "signals": signals[k],
+                           "extracted_answer": extracted[k]}
                     if k in errors:
                         row["error"] = errors[k]
                     f.write(json.dumps(row, ensure_ascii=False) + "\n")
@@ -562,15 +702,40 @@ def score_command(name: str, config_file: str | None, assignments: tuple[str, ..
         click.echo(f"rewards written to {output}", err=True)
 
 
-@cli.command("bench", context_settings={"ignore_unknown_options": True, "allow_extra_args": True},
-             add_help_option=False)
-@click.argument("args", nargs=-1, type=click.UNPROCESSED)
-def bench_command(args: tuple[str, ...]) -> None:
-    """Benchmark llenvs-go against reasoning-gym side by side (`llenvs-go bench --help` for its options)."""
-    from llenvs_go.bench import main as bench_main
+@cli.command("bench")
+@click.option("--tasks", default="leg_counting", show_default=True,
+              help="Comma-separated reasoning-gym task names, or 'all' (every native task).")
+@click.option("--sizes", default="1024,16384", show_default=True, help="Comma-separated response sizes in bytes.")
+@click.option("--repeats", default=7, show_default=True, type=int, help="Rounds per measurement (at least 1).")
+@click.option("--prompts", default=512, show_default=True, type=int, help="Prompts in the scoring batch.")
+@click.option("--samples", default=16, show_default=True, type=int, help="Responses per prompt.")
+@click.option("--items", default=20000, show_default=True, type=int, help="Items of the generation benchmark.")
+@click.option("--budget", default=8.0, show_default=True, type=float,
+              help="Seconds per baseline measurement (slow baselines run on a prefix).")
+@click.option("--skip", default="", help="Comma-separated sections to leave out: scoring, generation, single.")
+@click.option("--million", is_flag=True, help="Also build a 1,000,000-item dataset (time, peak memory).")
+@click.option("--clock", type=click.Choice(["wall", "cpu"]), default="wall", show_default=True,
+              help="wall: elapsed time; cpu: the process's CPU time, all threads summed (less disturbed by other "
+                   "load; Go's work on two threads counts twice).")
+def bench_command(tasks: str, sizes: str, repeats: int, prompts: int, samples: int, items: int, budget: float,
+                  skip: str, million: bool, clock: str) -> None:
+    """Benchmark llenvs-go against reasoning-gym side by side, on the same inputs in one run.
 
+    Scoring a GRPO-shaped batch (--prompts x --samples responses per task and
+    size) on reasoning-gym's paths and llenvs-go's, and generating --items
+    items; tables show median microseconds per item, the spread and the
+    speed-up. The baselines need reasoning-gym (the reasoning-gym extra).
+    """
+    from llenvs_go.bench import NEEDS_REASONING_GYM, BenchUsageError, check_options, run
+
+    if importlib.util.find_spec("reasoning_gym") is None:
+        _usage(NEEDS_REASONING_GYM)
     _library()
-    bench_main(list(args), prog="llenvs-go bench")
+    try:
+        options = check_options(tasks, sizes, repeats, prompts, samples, items, budget, skip, million, clock)
+    except BenchUsageError as e:
+        _usage(str(e))
+    run(options)
 
 
 def _dist_version(dist: str) -> str | None:
@@ -604,8 +769,7 @@ def _doctor_report() -> tuple[dict[str, Any], list[str]]:
         else:
             info = _native.call("info")
             lib.update(loaded=True, abi_version=handle.llenvs_abi_version(), go_version=info.get("go_version"),
-                       json=info.get("json"), go_threads=info.get("max_procs"), cpus=info.get("num_cpu"),
-                       test_hooks=info.get("test_hooks"))
+                       json=info.get("json"), go_threads=info.get("max_procs"), cpus=info.get("num_cpu"))
     if not lib.get("loaded"):
         problems.append(f"the library cannot be loaded: {lib.get('error')}")
     lib["LLENVS_GO_LIB"] = os.environ.get("LLENVS_GO_LIB")

@@ -30,11 +30,12 @@ def invoke_ok(*args: str, input: str | None = None) -> click.testing.Result:
     return result
 
 
-@pytest.mark.parametrize("command", [[], ["list"], ["show"], ["export"], ["score"], ["doctor"]])
+@pytest.mark.parametrize("command", [[], ["list"], ["show"], ["export"], ["score"], ["doctor"], ["bench"]])
 def test_help_everywhere(command):
     result = invoke_ok(*command, "--help")
     assert result.output.startswith("Usage: ")
-    assert "--json" in result.output or command in ([], ["export"])
+    assert "--json" in result.output or command in ([], ["export"], ["bench"])
+    assert "Options:" in result.output and "-h, --help" in result.output
 
 
 def test_version():
@@ -201,6 +202,31 @@ def test_export_provider_columns(tmp_path, fmt):
     assert ds.to_list() == expected.to_list()
 
 
+@pytest.mark.parametrize(("fmt", "name"), [("verl", "x.parquet"), ("parquet", "x.parquet"), ("trl", "x.parquet")])
+def test_export_streams_one_row_group_per_chunk(tmp_path, fmt, name):
+    # Each chunk is written as it is made (memory bounded by --chunk-size, not --size): 30 tasks in chunks of 7
+    # are 5 row groups, and the file reads back as the whole dataset.
+    pq = pytest.importorskip("pyarrow.parquet")
+    pytest.importorskip("datasets")
+    out = tmp_path / name
+    invoke_ok("export", "leg_counting", "--format", fmt, "--size", "30", "--seed", "5", "-o", str(out),
+              "--chunk-size", "7")
+    f = pq.ParquetFile(out)
+    assert f.num_row_groups == 5 and [f.metadata.row_group(k).num_rows for k in range(5)] == [7, 7, 7, 7, 2]
+    rows = pq.read_table(out).to_pylist()
+    env = _env(30, 5)
+    if fmt == "verl":
+        from llenvs_go.integrations.verl import make_verl_dataset
+
+        assert rows == make_verl_dataset(env)
+    elif fmt == "trl":
+        from llenvs_go.integrations.trl import make_trl_dataset
+
+        assert rows == make_trl_dataset(env).to_list()
+    else:
+        assert rows == DatasetProvider(env).to_hf_dataset().to_list()
+
+
 MULTI_TURN_LINES = {"guess_number": ["guess_number"], "calculator": ["calculator_arithmetic"],
                     "iterative": ["leg_counting", 'iterative={"max_turns": 3}']}
 
@@ -254,9 +280,32 @@ def test_export_multi_turn_options(tmp_path):
         assert not (tmp_path / "x").exists()
 
 
-def test_export_to_missing_directory_is_a_usage_error(tmp_path):
+def test_export_to_missing_directory_is_a_file_that_cannot_be_written(tmp_path):
+    # docs/cli.md: exit status 1 when a file cannot be written (2 is for usage errors).
     result = run("export", "leg_counting", "--format", "verl", "--size", "3", "-o", str(tmp_path / "no" / "x.parquet"))
-    assert result.exit_code == 2 and "does not exist" in result.output
+    assert result.exit_code == 1 and "does not exist" in result.output and "cannot write" in result.output
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize(("args", "echoed"), [
+    (["export", "leg_counting", "--format", "openrlhf", "--size", "5", "-o", "{tmp}/x.jsonl"], True),
+    (["export", "leg_counting", "--format", "openrlhf", "--size", "5", "--seed", "8", "-o", "{tmp}/x.jsonl"], False),
+    (["show", "leg_counting", "--json"], True),
+    (["show", "leg_counting", "seed=8", "--json"], False),
+])
+def test_drawn_seed_is_printed(tmp_path, args, echoed):
+    result = invoke_ok(*[a.format(tmp=tmp_path) for a in args])
+    lines = [line for line in result.stderr.splitlines() if "drew seed" in line]
+    assert bool(lines) == echoed, result.stderr
+    if echoed:
+        seed = int(lines[0].split("drew seed ")[1].split()[0])
+        assert f"--seed {seed}" in lines[0]
+        if args[0] == "export":
+            ref = json.loads(json.loads((tmp_path / "x.jsonl").read_text().splitlines()[0])["label"]
+                             .split(":", 3)[3])
+            assert ref["seed"] == seed
+        else:
+            assert json.loads(result.stdout)["spec"]["metadata"]["seed"] == seed
 
 
 def _responses(tmp_path, env, n=30):
@@ -297,6 +346,53 @@ def test_score_rewards_and_summary(tmp_path):
     assert f"mean reward {sum(plain) / 30:.4f}" in text
 
 
+def test_score_without_a_seed_is_an_error(tmp_path):
+    env = _env(40, 11)
+    path, _, _ = _responses(tmp_path, env)
+    result = run("score", "leg_counting", "--size", "40", "-i", str(path))
+    assert result.exit_code == 2, result.output
+    assert "score needs the seed" in result.output and "--seed" in result.output and "env_reference" in result.output
+    assert "mean reward" not in result.output
+
+
+def _trl_rows(tmp_path, *args):
+    out = tmp_path / "train.jsonl"
+    invoke_ok("export", "leg_counting", "--format", "trl", "--size", "30", *args, "-o", str(out), "--chunk-size", "7")
+    return [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+
+
+def test_score_rows_with_their_references_need_no_seed(tmp_path):
+    pytest.importorskip("datasets")
+    rows = _trl_rows(tmp_path)  # a drawn seed, carried by env_reference
+    seed = json.loads(rows[0]["env_reference"])["seed"]
+    lines = [json.dumps({"task_index": r["task_index"], "env_reference": r["env_reference"],
+                         "response": f"<answer>{r['ground_truth']}</answer>" if r["task_index"] % 2 else "no"})
+             for r in rows]
+    path = tmp_path / "responses.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = invoke_ok("score", "leg_counting", "-i", str(path), "--json")
+    data = json.loads(result.stdout)
+    assert "scoring each row against the environment its env_reference names" in result.stderr
+    noted = invoke_ok("score", "leg_counting", "--size", "30", "-i", str(path))
+    assert "--size not used" in noted.stderr and "mean reward 0.5000" in noted.stdout
+    env = environment_registry.get(name="leg_counting", size=30, seed=seed)
+    texts = [json.loads(line)["response"] for line in lines]
+    assert data["rewards"] == Scorer(env).totals(list(range(30)), texts)
+    assert data["summary"]["mean_reward"] == pytest.approx(0.5)
+    # With a seed, the references are checked against it.
+    other = run("score", "leg_counting", "--size", "30", "--seed", str(seed + 1), "-i", str(path))
+    assert other.exit_code == 2 and "another environment" in other.output and "seed" in other.output
+    same = json.loads(invoke_ok("score", "leg_counting", "--size", "30", "--seed", str(seed), "-i", str(path),
+                                "--json").stdout)
+    assert same["rewards"] == data["rewards"]
+    # A reference to another task, or rows only some of which carry one, are usage errors.
+    wrong = run("score", "basic_arithmetic", "-i", str(path))
+    assert wrong.exit_code == 2 and "names 'leg_counting'" in wrong.output
+    path.write_text(lines[0] + "\n" + json.dumps({"task_index": 1, "response": "x"}) + "\n", encoding="utf-8")
+    mixed = run("score", "leg_counting", "-i", str(path))
+    assert mixed.exit_code == 2 and "some rows carry an env_reference" in mixed.output
+
+
 def test_score_from_stdin():
     env = _env(10, 1)
     truth = DatasetProvider(env)[4].ground_truth
@@ -316,7 +412,7 @@ def test_score_from_stdin():
 def test_score_bad_input_exit_2(tmp_path, content, message):
     path = tmp_path / "r.jsonl"
     path.write_text(content)
-    result = run("score", "leg_counting", "--size", "10", "-i", str(path))
+    result = run("score", "leg_counting", "--size", "10", "--seed", "1", "-i", str(path))
     assert result.exit_code == 2, result.output
     assert message in result.output
 
@@ -387,7 +483,28 @@ def test_bench_runs_the_side_by_side_benchmark():
     helped = _subprocess(["-m", "llenvs_go", "bench", "--help"])
     assert helped.returncode == 0 and "--million" in helped.stdout
     bad = _subprocess(["-m", "llenvs_go", "bench", "--repeats", "x"])
-    assert bad.returncode == 2 and "invalid int value" in bad.stderr
+    assert bad.returncode == 2 and "'x' is not a valid integer" in bad.stderr
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--tasks", "leg_countin"], "unknown task 'leg_countin'; did you mean 'leg_counting'?"),
+    (["--tasks", "leg_counting,nope_nope"], "unknown task 'nope_nope'"),
+    (["--sizes", "abc"], "--sizes 'abc': 'abc' is not a positive number of bytes"),
+    (["--sizes", "1024,0"], "'0' is not a positive number of bytes"),
+    (["--repeats", "0"], "--repeats 0: must be at least 1"),
+    (["--prompts", "-1"], "--prompts -1: must be at least 1"),
+    (["--skip", "scorng"], "unknown section 'scorng'; did you mean 'scoring'? (sections: scoring, generation, single)"),
+])
+def test_bench_argument_errors_are_usage_errors(args, message):
+    pytest.importorskip("reasoning_gym")
+    result = run("bench", *args)
+    assert result.exit_code == 2, result.output
+    assert message in result.output and "Traceback" not in result.output
+    if args[0] == "--tasks":
+        assert "leg_counting" in result.output.split("valid:")[1]
+    # python -m llenvs_go.bench (argparse, no click) checks the same way.
+    out = _subprocess(["-m", "llenvs_go.bench", *args])
+    assert out.returncode == 2 and message in out.stderr, out.stderr
 
 
 @pytest.mark.parametrize("explicit", [False, True])

@@ -65,3 +65,39 @@ def test_masking_doc_recorder_snippet_runs(repo):
     assert traj.transitions[0].action.text == "<answer>3</answer>"
     assert traj.transitions[0].extracted_action == "3"
     assert list(masked.rewards) == [t.rewards.total for t in traj.transitions]
+
+
+def test_readme_agent_loop_snippet_defines_what_it_masks(repo):
+    # The README's agent-loop block, run as written (its top-level awaits inside a coroutine) with an environment,
+    # a tokenizer and an engine supplied: the trajectory it masks is the one play returned, and masking it gives
+    # the ids of run's dict.
+    import asyncio
+    import textwrap
+    from types import SimpleNamespace
+
+    from llenvs_go.core.registry import environment_registry
+    from llenvs_go.core.trajectory import Trajectory
+
+    class Tokenizer(MockTokenizer):
+        def apply_chat_template(self, messages, tools=None, add_generation_prompt=False, tokenize=False):
+            return "".join(f"{m['role']}: {m['content']}\n" for m in messages)
+
+    tok = Tokenizer()
+
+    class Engine:
+        async def generate(self, prompt):
+            ids = tok.encode("<answer>5</answer>")
+            return SimpleNamespace(text="<answer>5</answer>", ids=ids, logprobs=[-0.5] * len(ids))
+
+    code = _snippet(repo, "played = await loop.play(")
+    ns: dict = {"env": environment_registry.get(name="guess_number", adapter="native", size=3, seed=2,
+                                                max_value=10),
+                "tokenizer": tok, "engine": Engine()}
+    exec(compile("async def _snippet():\n" + textwrap.indent(code, "    ") + "\n    return locals()\n", "README.md",
+                 "exec"), ns)
+    out = asyncio.run(ns["_snippet"]())
+    played, masked, result = out["played"], out["masked"], out["result"]
+    assert isinstance(played.trajectory, Trajectory) and len(played.trajectory) >= 1
+    assert list(masked.prompt_ids) == list(result["prompt_ids"])
+    assert list(masked.response_ids) == list(result["response_ids"])
+    assert list(masked.response_mask) == list(result["response_mask"])

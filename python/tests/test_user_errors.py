@@ -172,3 +172,111 @@ def test_a_size_out_of_range_names_the_range(size):
 
 def test_the_largest_size_is_accepted():
     assert len(environment_registry.get(name="leg_counting", seed=1, size=2**40)) == 2**40
+
+
+@pytest.mark.parametrize(("name", "asked", "served"), [
+    ("guess_number", "reasoning_gym", "native"),
+    ("calculator_arithmetic", "reasoning_gym", "native"),
+    ("leg_counting", "native", "reasoning_gym"),
+])
+def test_a_name_of_another_adapter_says_where_it_is(name, asked, served, monkeypatch):
+    # Even where reasoning-gym is missing (so the reasoning_gym adapter would advise installing it), the error
+    # says which adapter serves the name, not "Unknown reasoning_gym task" nor pip install advice.
+    from llenvs_go.adapters import reasoning_gym as rg_adapter
+
+    monkeypatch.setattr(rg_adapter, "_installed_task_names", lambda: ())
+    with pytest.raises(KeyError) as info:
+        environment_registry.get(name=name, adapter=asked, size=3, seed=1)
+    message = str(info.value)
+    assert f'adapter="{served}"' in message and name in message
+    assert "Unknown" not in message and "pip install" not in message
+    env = environment_registry.get(name=name, adapter=served, size=3, seed=1)  # the advice works
+    assert len(env) == 3
+
+
+def test_an_unknown_name_is_still_unknown():
+    with pytest.raises(KeyError, match="Unknown reasoning_gym task 'guess_numbr'"):
+        environment_registry.get(name="guess_numbr", seed=1)
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), float("-inf")])
+def test_a_non_finite_weight_names_its_field(bad):
+    rewards = ["format", {"name": "format", "weight": bad}]
+    with pytest.raises(ValueError, match=r"at extra_rewards\[1\]\.weight .*give a finite number") as info:
+        environment_registry.get(name="leg_counting", seed=1, size=3, extra_rewards=rewards)
+    assert repr(bad) in str(info.value) and "JSON compliant" not in str(info.value)
+    with pytest.raises(ValueError, match=r"at extra_rewards\[0\]\.weight"):
+        EnvironmentConfig(name="leg_counting", seed=1, size=3,
+                          extra_rewards=[{"name": "format", "weight": bad}]).build()
+
+
+def test_masker_arguments_are_checked_at_the_boundary():
+    from llenvs_go.integrations import TrajectoryMasker
+
+    class Chars:
+        def encode(self, text):
+            return [ord(c) for c in text]
+
+    for tokenizer, shown in ((None, "got None"), ("gpt2", "got str 'gpt2'"), (object(), "got object")):
+        with pytest.raises(TypeError, match=r"TrajectoryMasker needs a tokenizer with encode\(str\)") as info:
+            TrajectoryMasker(tokenizer)
+        assert shown in str(info.value)
+    masker = TrajectoryMasker(Chars())
+    with pytest.raises(TypeError, match=r"trajectory must be a Trajectory \(from Trajectory.from_steps.*got str"):
+        masker.mask_trajectory("str")
+    with pytest.raises(TypeError, match="mask_batch takes a list of trajectories, got str"):
+        masker.mask_batch("str")
+    with pytest.raises(TypeError, match=r"trajectories\[1\] must be a Trajectory.*got dict"):
+        masker.mask_batch([_a_trajectory(), {"prompt_ids": []}])
+    assert masker.mask_trajectory(_a_trajectory()).response_ids  # a real one still masks
+
+
+def _a_trajectory():
+    from llenvs_go.core.state import Action
+    from llenvs_go.core.trajectory import Trajectory
+
+    env = environment_registry.get(name="guess_number", adapter="native", size=2, seed=1)
+    state, _ = env.reset(options={"task_index": 0})
+    action = Action(text="<answer>5</answer>")
+    return Trajectory.from_steps(state, [(action, env.step(state, action))])
+
+
+def test_test_hooks_are_not_offered_to_users():
+    # A development install after `make test` is a test-hooks build; its test-only names are reachable by
+    # their exact names (for the tests), but never listed, suggested or advertised.
+    from llenvs_go import _native
+    from llenvs_go.core.native import NativeEnvironment
+
+    if not _native.call("info").get("test_hooks"):
+        pytest.skip("the library was built without -tags llenvs_testhooks")
+    for typo in ("tag_basd", "panics_on_marker", "panics_on_marker_for_tes"):
+        with pytest.raises(KeyError) as info:
+            environment_registry.get(name="leg_counting", seed=1, answer_extractor=typo)
+        assert "_for_test" not in str(info.value) and "tag_based" in str(info.value)
+    with pytest.raises(ValueError) as info:
+        environment_registry.get(name="leg_counting", seed=1, answer_extractors=[{"name": "tag_based"}])
+    assert "_for_test" not in str(info.value)
+    with pytest.raises(KeyError) as info:
+        len(NativeEnvironment({"name": "leg_counting", "adapter": "test_hook"}))
+    assert "test_hooks" not in str(info.value) and "reasoning_gym" in str(info.value)
+    names = [r["name"] for r in environment_registry.describe_environments()]
+    assert not [n for n in names if n.endswith("_for_test")]
+    # Still reachable for the tests that need them.
+    env = environment_registry.get(name="leg_counting", size=2, seed=1, answer_extractor="panics_on_marker_for_test")
+    assert Scorer(env).score(0, "<answer>1</answer>").extracted_answer == "1"
+    assert len(NativeEnvironment({"name": "fails_on_odd_for_test", "adapter": "test_hooks"})) == 10
+
+
+def test_doctor_does_not_advertise_test_hooks():
+    pytest.importorskip("click")
+    import json
+
+    from click.testing import CliRunner
+
+    from llenvs_go.cli import cli
+
+    result = CliRunner().invoke(cli, ["doctor", "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert "test_hooks" not in report["library"] and "_for_test" not in result.stdout
+    assert report["library"]["loaded"] is True

@@ -116,6 +116,21 @@ class EnvironmentRegistry:
         listing = getattr(a, "list_environments", None)
         return callable(listing) and name in listing()
 
+    def _adapters_listing(self, name: Any, but: str) -> list[str]:
+        """The adapters other than ``but`` that list ``name``, when ``but`` does not (sorted)."""
+        if not isinstance(name, str) or (but, name) in self:
+            return []
+        found = []
+        for a in self.list_adapters():
+            if a == but:
+                continue
+            try:
+                if (a, name) in self:
+                    found.append(a)
+            except Exception:  # noqa: BLE001 - an adapter whose listing fails lists nothing here
+                continue
+        return found
+
     def get(self, name: str, adapter: str = "reasoning_gym", **kwargs: Any) -> Any:
         """Build a new environment: ``get_adapter(adapter).get_environment(name, **kwargs)``.
 
@@ -136,7 +151,17 @@ class EnvironmentRegistry:
             raise TypeError(f"name must be a non-empty str, got {name!r}")
         wrap = {k: kwargs.pop(k) for k in list(kwargs) if k in _wrappers and kwargs[k] is not None}
         kwargs = {k: v for k, v in kwargs.items() if k not in _wrappers}
-        env = self.get_adapter(adapter).get_environment(name, **kwargs)
+        served_by = self.get_adapter(adapter)
+        try:
+            env = served_by.get_environment(name, **kwargs)
+        except (KeyError, ValueError):
+            elsewhere = self._adapters_listing(name, adapter)
+            if elsewhere:
+                others = " or ".join(f'adapter="{a}"' for a in elsewhere)
+                raise _native.UnknownNameError(
+                    f"{name!r} is not an environment of the {adapter!r} adapter; it is registered under {others}: "
+                    f'environment_registry.get(name={name!r}, adapter="{elsewhere[0]}", ...)') from None
+            raise
         for key, settings in wrap.items():
             env = _wrappers[key](env, settings)
         return env

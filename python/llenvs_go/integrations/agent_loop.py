@@ -206,6 +206,21 @@ class LLEnvsAgentLoop:
         self.max_steps = max_steps
         self.masker = TrajectoryMasker(tokenizer, max_length=max_length, chat_template=chat_template)
 
+    @classmethod
+    def from_config(cls, config: Any, tokenizer: Any, max_steps: int = 20, *, max_length: int | None = None,
+                    chat_template: bool | str | None = None) -> LLEnvsAgentLoop:
+        """The loop of the environment an ``EnvironmentConfig`` describes, for the model's ``tokenizer``.
+
+        The configuration says which environment; the tokenizer (which no
+        environment configuration holds) is the model's. The other arguments
+        are those of the constructor.
+        """
+        build = getattr(config, "build", None)
+        if not callable(build):
+            raise TypeError(f"from_config takes an EnvironmentConfig (EnvironmentConfig(...), from_dict or "
+                            f"from_yaml), got {type(config).__name__}")
+        return cls(build(), tokenizer, max_steps, max_length=max_length, chat_template=chat_template)
+
     def start(self, task_index: int, *, seed: int | None = None) -> Episode:
         """A new episode of task ``task_index``."""
         return Episode(self.env, self.masker, task_index, max_steps=self.max_steps, seed=seed)

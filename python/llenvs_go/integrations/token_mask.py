@@ -59,6 +59,21 @@ class TemplateError(ValueError):
     """The tokenizer's chat template cannot be split into model and environment turns."""
 
 
+def _describe(value: Any) -> str:
+    """``None``, or the type and a short repr of ``value``, for an error message."""
+    if value is None:
+        return "None"
+    text = repr(value)
+    return f"{type(value).__name__} {text[:60] + '...' if len(text) > 60 else text}"
+
+
+def _check_trajectory(value: Any, what: str) -> None:
+    """TypeError naming ``what`` unless ``value`` is a trajectory (an initial state and transitions)."""
+    if not (hasattr(value, "initial_state") and hasattr(value, "transitions")):
+        raise TypeError(f"{what} must be a Trajectory (from Trajectory.from_steps, episode_to_trajectory or "
+                        f"LLEnvsAgentLoop.play(...).trajectory), got {_describe(value)}")
+
+
 class TrajectoryMasker:
     """Masks trajectories for a tokenizer.
 
@@ -77,6 +92,13 @@ class TrajectoryMasker:
 
     def __init__(self, tokenizer: Any, *, max_length: int | None = None, chat_template: bool | str | None = None,
                  template_kwargs: dict[str, Any] | None = None):
+        if isinstance(tokenizer, (str, bytes, os.PathLike)):
+            raise TypeError(f"TrajectoryMasker needs a tokenizer with encode(str) -> list[int], not a name or "
+                            f"path: load it first, e.g. transformers.AutoTokenizer.from_pretrained({tokenizer!r}); "
+                            f"got {_describe(tokenizer)}")
+        if not callable(getattr(tokenizer, "encode", None)):
+            raise TypeError(f"TrajectoryMasker needs a tokenizer with encode(str) -> list[int] (e.g. "
+                            f"transformers.AutoTokenizer.from_pretrained(name)), got {_describe(tokenizer)}")
         self.tokenizer = tokenizer
         self.max_length = _check_max_length(max_length)
         self.template_kwargs = dict(template_kwargs or {})
@@ -353,6 +375,7 @@ class TrajectoryMasker:
 
     def mask_trajectory(self, trajectory: Trajectory[Any]) -> MaskedTrajectory:
         """The masked form of one trajectory."""
+        _check_trajectory(trajectory, "trajectory")
         return self.mask_batch([trajectory])[0]
 
     def next_prompt_ids(self, trajectory: Trajectory[Any]) -> list[int]:
@@ -369,7 +392,12 @@ class TrajectoryMasker:
         ``open_end`` also lays out the environment's answer to the last step (see :meth:`next_prompt_ids`);
         ``max_length`` overrides the masker's.
         """
+        if isinstance(trajectories, (str, bytes)) or hasattr(trajectories, "initial_state"):
+            raise TypeError(f"mask_batch takes a list of trajectories, got {_describe(trajectories)}; mask one "
+                            "with mask_trajectory(trajectory)")
         trajs = list(trajectories)
+        for t, traj in enumerate(trajs):
+            _check_trajectory(traj, f"trajectories[{t}]")
         fr = Fragments()
         seg_lists: list[list[int]] = []
         rewards: list[list[float]] = []

@@ -430,13 +430,18 @@ def write_verl_parquet(rows: list[dict[str, Any]], path: str | os.PathLike[str])
         import pyarrow.parquet as pq
     except ImportError as e:
         raise ImportError("write_verl_parquet needs pyarrow: pip install pyarrow (datasets brings it)") from e
-    for k, row in enumerate(rows):
-        where = _empty_dict(row, f"rows[{k}]")
-        if where:
-            raise ValueError(f"{where} is an empty dict, which parquet cannot store; drop it or store it as JSON text")
+    check_parquet_rows(rows)
     path = os.fspath(path)
     pq.write_table(pa.Table.from_pylist(rows), path)
     return path
+
+
+def check_parquet_rows(rows: Sequence[dict[str, Any]], first: int = 0) -> None:
+    """Raise ValueError naming the first empty dict in ``rows`` (numbered from ``first``): parquet cannot store one."""
+    for k, row in enumerate(rows, first):
+        where = _empty_dict(row, f"rows[{k}]")
+        if where:
+            raise ValueError(f"{where} is an empty dict, which parquet cannot store; drop it or store it as JSON text")
 
 
 def _empty_dict(value: Any, where: str) -> str | None:
