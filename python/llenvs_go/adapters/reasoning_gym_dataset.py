@@ -89,19 +89,27 @@ class DatasetEnvironment(PythonReasoningGymEnvironment):
         system_prompt: the answer-format system message of dataset items
             (as for ``environment_registry.get``).
         prompt_template: optional ``{question}`` template of dataset items.
+        name: the task name (``spec.name``) when the dataset's own is not it.
+        settings: the Go extraction settings (``answer_extractor``,
+            ``answer_extractor_config``, ``answer_extractors``, ``pre_cleaners``,
+            ``post_cleaners``), as ``ReasoningGymAdapter`` passes them.
     """
 
     def __init__(self, dataset: Any, answer_extractor: Any = None, extra_rewards: Any = (), *,
+                 name: str | None = None, settings: dict[str, Any] | None = None,
                  system_prompt: Any = "default", prompt_template: str | None = None):
         check_dataset(dataset)
         if isinstance(extra_rewards, (str, dict)) or not isinstance(extra_rewards, (list, tuple)):
             raise TypeError(f"extra_rewards must be a list or tuple of signal names, mappings or reward functions, "
                             f"got {extra_rewards!r}")
-        name = getattr(dataset, "name", None)
-        name = name if isinstance(name, str) and name else _task_name_of(dataset)
+        if name is None:
+            name = getattr(dataset, "name", None)
+            name = name if isinstance(name, str) and name else _task_name_of(dataset)
         config: dict[str, Any] = {"name": name, "adapter": "reasoning_gym", "size": len(dataset),
                                   "seed": getattr(getattr(dataset, "config", None), "seed", None)}
         python_extractor = None
+        if settings:
+            config.update(settings)
         if isinstance(answer_extractor, str):
             config["answer_extractor"] = answer_extractor
         elif answer_extractor is not None:
@@ -118,6 +126,7 @@ class DatasetEnvironment(PythonReasoningGymEnvironment):
         super().__init__(config, system_prompt=system_prompt, prompt_template=prompt_template)
         self._ds = dataset
         self._picklable: bool | None = None
+        self._name_arg, self._settings_arg = name, settings
         self._answer_extractor_arg = answer_extractor
         self._extra_rewards_arg = tuple(extra_rewards)
         self._python_extractor = python_extractor
@@ -126,7 +135,8 @@ class DatasetEnvironment(PythonReasoningGymEnvironment):
 
     # -- pickling: with the dataset ---------------------------------------------
     def __getstate__(self) -> dict[str, Any]:
-        return {"dataset": self._ds, "answer_extractor": self._answer_extractor_arg,
+        return {"dataset": self._ds, "answer_extractor": self._answer_extractor_arg, "name": self._name_arg,
+                "settings": self._settings_arg,
                 "extra_rewards": self._extra_rewards_arg, "system_prompt": self.system_prompt,
                 "prompt_template": self.prompt_template}
 
@@ -135,7 +145,8 @@ class DatasetEnvironment(PythonReasoningGymEnvironment):
         self._ds_lock = threading.Lock()
         self._job = None
         self.__init__(state["dataset"], state["answer_extractor"], state["extra_rewards"],  # type: ignore[misc]
-                      system_prompt=state["system_prompt"], prompt_template=state["prompt_template"])
+                      name=state["name"], settings=state["settings"], system_prompt=state["system_prompt"],
+                      prompt_template=state["prompt_template"])
 
     def __repr__(self) -> str:
         return f"ReasoningGymEnvironment(dataset={type(self._ds).__name__}, name={self._config['name']!r})"
