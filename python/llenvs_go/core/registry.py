@@ -14,7 +14,7 @@ __all__ = ["Adapter", "EnvironmentRegistry", "environment_registry", "install_de
 
 _log = logging.getLogger("llenvs_go.adapters")
 
-# What every registry starts with: adapter factories and keyword wrappers
+# What the global registry starts with: adapter factories and keyword wrappers
 # (``iterative=``), installed by llenvs_go.adapters when the package loads,
 # so that the model never imports the adapters built on it.
 _default_adapters: list[Callable[[], Any]] = []
@@ -49,7 +49,9 @@ def _builder(adapter: Any) -> Callable[..., Any] | None:
 class EnvironmentRegistry:
     """Builds environments by ``(adapter, name)``, as llenvs' ``environment_registry`` does.
 
-    The ``reasoning_gym`` adapter is registered by default; any object with a
+    A new registry is empty, as in llenvs; the global ``environment_registry``
+    has the built-in adapters (``reasoning_gym``, ``native``, ``huggingface``)
+    registered when the package loads. Any object with a
     ``name`` and ``get_environment(name, **kwargs)`` (or ``create_environment``)
     can be added with :meth:`register_adapter`, and its environments work with
     ``Scorer`` and ``DatasetProvider``.
@@ -62,8 +64,6 @@ class EnvironmentRegistry:
         # Probes not run yet: each runs once, when its adapter is first selected or listed.
         self._probes: dict[str, Callable[[], Any]] = {}
         self._lock = threading.RLock()
-        for make in _default_adapters:
-            self.register_adapter(make())
 
     # -- adapters ------------------------------------------------------------
     def register_adapter(self, adapter: Any, factory: Callable[[], Any] | None = None, *,
@@ -243,7 +243,7 @@ environment_registry = EnvironmentRegistry()
 
 
 def install_defaults(adapters: list[Callable[[], Any]], wrappers: dict[str, Callable[[Any, Any], Any]]) -> None:
-    """Set what every registry starts with, and add it to ``environment_registry``.
+    """Set the keyword wrappers of every registry, and add the default adapters to ``environment_registry``.
 
     ``adapters`` are factories of the adapters registered by default;
     ``wrappers`` map a keyword of :meth:`EnvironmentRegistry.get` (e.g.
