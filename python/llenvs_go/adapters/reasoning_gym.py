@@ -17,6 +17,7 @@ import random
 from typing import Any
 
 from llenvs_go import _native
+from llenvs_go.adapters.reasoning_gym_dataset import DatasetEnvironment
 from llenvs_go.adapters.reasoning_gym_environment import (
     CorrectnessRewardFunction,
     ReasoningGymEnvironment,
@@ -163,8 +164,6 @@ class ReasoningGymAdapter:
             if "not registered" in str(e):
                 return None
             raise
-        from llenvs_go.adapters.reasoning_gym_dataset import DatasetEnvironment
-
         settings = {k: config[k] for k in ("answer_extractor", *_ENV_KEYS) if k in config}
         return DatasetEnvironment(dataset, extra_rewards=tuple(config.get("extra_rewards") or ()), name=config["name"],
                                   settings=settings, system_prompt=system_prompt, prompt_template=prompt_template)

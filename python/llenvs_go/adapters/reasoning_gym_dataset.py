@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from llenvs_go import _deadline
-from llenvs_go.adapters.reasoning_gym_environment import CorrectnessRewardFunction
+from llenvs_go.adapters.reasoning_gym_environment import CorrectnessRewardFunction, ReasoningGymEnvironment
 from llenvs_go.adapters.reasoning_gym_package import PythonReasoningGymEnvironment, ScoreAnswer, _finite
 from llenvs_go.core.environment import EnvironmentSpec, StepResult
 from llenvs_go.core.extraction import extractor_settings
@@ -226,3 +226,6 @@ class DatasetEnvironment(PythonReasoningGymEnvironment):
                           truncated=False, extracted_action=extracted, resolved_action=extracted,
                           info={"extracted_answer": extracted, "expected_answer": ground_truth(state.hidden.entry),
                                 "extraction_metadata": meta, "backend": "python"})
+
+
+ReasoningGymEnvironment.dataset_class = DatasetEnvironment

@@ -48,12 +48,16 @@ class ReasoningGymEnvironment(NativeEnvironment):
     (``llenvs_go.adapters.reasoning_gym_dataset.DatasetEnvironment``).
     """
 
+    #: The class of ``ReasoningGymEnvironment(dataset=...)``, a subclass; set by
+    #: ``llenvs_go.adapters.reasoning_gym_dataset``, which builds on this module.
+    dataset_class: type[ReasoningGymEnvironment] | None = None
+
     def __new__(cls, *args: Any, **kwargs: Any) -> ReasoningGymEnvironment:
         # llenvs' constructor takes a dataset; the registry's takes a configuration (a dict).
         if cls is ReasoningGymEnvironment and ("dataset" in kwargs or (args and not isinstance(args[0], dict))):
-            from llenvs_go.adapters.reasoning_gym_dataset import DatasetEnvironment
-
-            return super().__new__(DatasetEnvironment)
+            if ReasoningGymEnvironment.dataset_class is None:
+                raise RuntimeError("ReasoningGymEnvironment(dataset=...) needs llenvs_go.adapters imported")
+            return super().__new__(ReasoningGymEnvironment.dataset_class)
         return super().__new__(cls)
 
     def _make_hidden(self, task_index: int, expected_answer: str | None, entry: dict[str, Any] | None,
