@@ -92,7 +92,7 @@ wheel: $(TOOLS)/.deps
 	rm -f dist/*.whl
 	LLENVS_GO_TAGS="$(GO_TAGS)" GLIBC_TARGET=$(GLIBC_TARGET) scripts/build_wheels.sh $(TOOLS) $(WHEEL_ARCHES)
 
-## sdist: the source distribution in dist/ (the Python package and the Go sources it builds from)
+## sdist: the source distribution in dist/ (the Python package, the Go sources it builds from, their modules vendored)
 sdist: $(TOOLS)/.deps
 	mkdir -p dist
 	$(TOOLS_PY) -m build --sdist --no-isolation --outdir dist python

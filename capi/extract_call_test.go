@@ -183,7 +183,6 @@ func TestCallExtractErrors(t *testing.T) {
 		{"unknown cleaner", `{"extractor": {"type": "raw"}, "pre_cleaners": ["strip_tokens"], "texts": []}`, false, []string{"strip_special_tokens", "Available"}},
 		{"cleaner of the wrong kind", `{"extractor": {"type": "raw"}, "pre_cleaners": ["strip_latex_dollars"], "texts": []}`, false, []string{"post-cleaner"}},
 		{"bad regex", `{"extractor": {"type": "regex", "config": {"pattern": "(?<=a)b"}}, "texts": []}`, false, []string{"RE2"}},
-		{"regex group", `{"extractor": {"type": "regex", "config": {"pattern": "(a)", "group_index": 2}}, "texts": []}`, false, []string{"group_index 2"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

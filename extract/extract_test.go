@@ -2,6 +2,7 @@ package extract
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -126,8 +127,6 @@ func TestRegexConfigErrors(t *testing.T) {
 		{map[string]any{"pattern": `(?=x)(y)`}, []string{`invalid pattern "(?=x)(y)"`, "lookahead"}},
 		{map[string]any{"pattern": `(a`}, []string{`invalid pattern "(a"`}},
 		{map[string]any{"pattern": `a)(b`}, []string{`invalid pattern "a)(b"`}},
-		{map[string]any{"pattern": `(\d)`, "group_index": 2}, []string{"group_index 2", "1 capture group"}},
-		{map[string]any{"pattern": `(\d)`, "group_index": -1}, []string{"group_index -1"}},
 		{map[string]any{"pattern": `(\d)`, "flags": 64}, []string{"unsupported flags 64"}},
 		{map[string]any{"pattern": `(\d)`, "patern": "x"}, []string{"unknown key 'patern'"}},
 		{map[string]any{"pattern": 3}, []string{`"pattern"`, "want a string"}},
@@ -476,6 +475,26 @@ func TestRegisteredExtractors(t *testing.T) {
 		// The zero extraction (no response at all) must describe cleanly.
 		if m := ex.Describe(Extraction{}); m["found"] != false {
 			t.Errorf("%s.Describe(Extraction{}) = %v", name, m)
+		}
+	}
+}
+
+// A group_index the pattern does not have is llenvs' "Group N not found in
+// match" whenever the pattern matches, and a plain miss when it does not.
+func TestRegexMissingGroup(t *testing.T) {
+	for _, idx := range []int{5, -1} {
+		e, err := New("regex", map[string]any{"pattern": `(\d+)`, "group_index": idx})
+		if err != nil {
+			t.Fatalf("group_index %d: %v", idx, err)
+		}
+		x := e.Extract("123")
+		want := map[string]any{"found": false, "pattern": `(\d+)`, "error": fmt.Sprintf("Group %d not found in match", idx)}
+		if got := e.Describe(x); x.Found || !reflect.DeepEqual(got, want) {
+			t.Errorf("group_index %d on a match: found=%v, %v; want %v", idx, x.Found, got, want)
+		}
+		x = e.Extract("no digits")
+		if got := e.Describe(x); x.Found || !reflect.DeepEqual(got, map[string]any{"found": false, "pattern": `(\d+)`}) {
+			t.Errorf("group_index %d without a match: %v", idx, got)
 		}
 	}
 }

@@ -29,13 +29,17 @@ const (
 // that names it); \d, \w, \s and \b are ASCII-only; without the multiline
 // flag "$" matches only at the very end of the text (Python's "$" also
 // matches before a final newline); an empty match right after another
-// match is not counted. A group index the pattern does not have is a
-// config error (llenvs reports it at extraction time).
+// match is not counted. A group index the pattern does not have is, as in
+// llenvs, no extraction whenever the pattern matches, with the metadata
+// error "Group N not found in match".
 type Regex struct {
 	Pattern    string
 	GroupIndex int
 	Strip      bool
 	it         *matchIter
+	// groupError is llenvs' metadata of a match without group GroupIndex
+	// (the pattern has no such group); nil when the group exists.
+	groupError map[string]any
 }
 
 // NewRegex compiles pattern with the Python re flags given (an
@@ -67,10 +71,11 @@ func NewRegex(pattern string, groupIndex int, strip bool, flags int) (*Regex, er
 	if err != nil {
 		return nil, fmt.Errorf("%s: invalid pattern %q: %v", what, pattern, err)
 	}
+	r := &Regex{Pattern: pattern, GroupIndex: groupIndex, Strip: strip, it: it}
 	if n := it.re.NumSubexp(); groupIndex < 0 || groupIndex > n {
-		return nil, fmt.Errorf("%s: group_index %d not found in pattern %q, which has %d capture group(s)", what, groupIndex, pattern, n)
+		r.groupError = map[string]any{"error": fmt.Sprintf("Group %d not found in match", groupIndex)}
 	}
-	return &Regex{Pattern: pattern, GroupIndex: groupIndex, Strip: strip, it: it}, nil
+	return r, nil
 }
 
 func init() {
@@ -101,6 +106,9 @@ func (r *Regex) Extract(text string) Extraction {
 	if n == 0 {
 		return Extraction{}
 	}
+	if r.groupError != nil {
+		return Extraction{Extra: r.groupError}
+	}
 	g := 2 * r.GroupIndex
 	if m[g] < 0 {
 		return Extraction{}
@@ -119,6 +127,9 @@ func (r *Regex) Extract(text string) Extraction {
 // Describe renders llenvs' regex metadata (byte offsets).
 func (r *Regex) Describe(x Extraction) map[string]any {
 	if !x.Found {
+		if x.Extra != nil {
+			return map[string]any{"found": false, "pattern": r.Pattern, "error": x.Extra["error"]}
+		}
 		return map[string]any{"found": false, "pattern": r.Pattern}
 	}
 	return map[string]any{"found": true, "pattern": r.Pattern, "match_start": x.MatchStart,

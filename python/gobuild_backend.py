@@ -8,9 +8,12 @@ library with the pure-Python package. The C compiler is Go's (``$CC``, e.g.
 glibc); ``$GOARCH`` cross-compiles, and the wheel is tagged for that
 architecture. ``build_sdist`` packs the Python package with the Go sources the
 library is built from (``go/`` in the sdist: go.mod, go.sum and the module's
-packages that ``capi`` imports, without tests), so the sdist builds wherever
-Go and a C compiler are present. ``build_editable`` builds the library into
-the source tree and installs a ``.pth`` file pointing at it.
+packages that ``capi`` imports, without tests) and the Go modules they need,
+vendored (``go/vendor``, made by ``go mod vendor``), so the sdist builds
+wherever Go and a C compiler are present, with no network: a ``vendor``
+directory next to ``go.mod`` makes the build use ``-mod=vendor``, and neither
+the module proxy nor a module cache is needed. ``build_editable`` builds the
+library into the source tree and installs a ``.pth`` file pointing at it.
 
 Metadata comes from ``pyproject.toml``'s ``[project]`` table; the version from
 ``llenvs_go/_version.py``.
@@ -203,6 +206,8 @@ def build_library(dest: str) -> str:
     tags = ",".join(os.environ.get("LLENVS_GO_TAGS", "").replace(",", " ").split())
     if tags:
         cmd[2:2] = ["-tags", tags]
+    if os.path.isdir(os.path.join(root, "vendor")):  # an sdist: its vendored modules, never the network
+        cmd[2:2] = ["-mod=vendor"]
     res = subprocess.run(cmd, cwd=root, env=env)
     if res.returncode != 0:
         raise BuildError(f"`{' '.join(cmd)}` failed (exit status {res.returncode}) in {root}; its output is above")
@@ -366,6 +371,30 @@ def _go_files(root: str) -> list[str]:
     return files
 
 
+def _vendor_files(root: str, dest: str) -> list[tuple[str, str]]:
+    """``(path in the sdist's go/, file)`` of the Go modules the library needs, vendored into ``dest``.
+
+    A ``vendor`` directory already next to ``go.mod`` (an sdist built from an
+    sdist) is shipped as it is; otherwise ``go mod vendor`` makes one in
+    ``dest`` (it needs the modules, from the module cache or the proxy).
+    """
+    vendor = os.path.join(root, "vendor")
+    if not os.path.isdir(vendor):
+        vendor = os.path.join(dest, "vendor")
+        cmd = ["go", "mod", "vendor", "-o", vendor]
+        res = subprocess.run(cmd, cwd=root, capture_output=True, text=True)
+        if res.returncode != 0:
+            raise BuildError(f"`{' '.join(cmd)}` failed in {root}: {res.stderr.strip()}; the sdist carries the Go "
+                             "modules it needs, so building it needs them once (from the module cache or the proxy)")
+    out = []
+    for dirpath, dirnames, filenames in os.walk(vendor):
+        dirnames.sort()
+        for fn in sorted(filenames):
+            full = os.path.join(dirpath, fn)
+            out.append((os.path.join("vendor", os.path.relpath(full, vendor)), full))
+    return out
+
+
 def _python_files() -> list[str]:
     files = ["pyproject.toml", "gobuild_backend.py", "README.md"]
     files += sorted(_package_files())
@@ -373,7 +402,8 @@ def _python_files() -> list[str]:
 
 
 def build_sdist(sdist_directory, config_settings=None):
-    """PEP 517: the Python package, this backend and the Go sources (in go/), with PKG-INFO."""
+    """PEP 517: the Python package, this backend and the Go sources with their modules vendored (in go/),
+    with PKG-INFO."""
     if shutil.which("go") is None:
         _fail(BuildError("building the llenvs-go sdist needs Go on PATH (it lists the Go packages to ship)"))
     base = f"{DIST}-{version()}"
@@ -388,6 +418,14 @@ def build_sdist(sdist_directory, config_settings=None):
     for rel in _go_files(root):
         with open(os.path.join(root, rel), "rb") as f:
             entries.append((f"{SDIST_GO}/{rel}".replace(os.sep, "/"), f.read()))
+    with tempfile.TemporaryDirectory() as tmp:
+        try:
+            vendored = _vendor_files(root, tmp)
+        except BuildError as e:
+            _fail(e)
+        for rel, full in vendored:
+            with open(full, "rb") as f:
+                entries.append((f"{SDIST_GO}/{rel}".replace(os.sep, "/"), f.read()))
     name = f"{base}.tar.gz"
     with tarfile.open(os.path.join(sdist_directory, name), "w:gz", format=tarfile.PAX_FORMAT) as tf:
         for rel, data in entries:

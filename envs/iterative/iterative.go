@@ -7,6 +7,7 @@ package iterative
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -56,7 +57,15 @@ type Config struct {
 	SolvedThreshold float64 `json:"solved_threshold"`
 	// CodeExecution runs code in a sandbox in llenvs; only null is supported.
 	CodeExecution any `json:"code_execution"`
+	// Prompts overrides the texts of the user turns by name (llenvs'
+	// prompts): "initial" (placeholders {task}, {turns}, {submit_keyword})
+	// and "feedback" ({attempts_left}, {feedback}: the feedback texts, one
+	// per line). A name left out keeps its default text.
+	Prompts map[string]any `json:"prompts"`
 }
+
+// PromptNames are the names Config.Prompts may override.
+var PromptNames = []string{"initial", "feedback"}
 
 // DefaultConfig is llenvs' IterativeConfig().
 func DefaultConfig() Config {
@@ -80,6 +89,15 @@ func DecodeConfig(raw map[string]any) (Config, error) {
 			"not run; use include_history=False to keep only the latest exchange")
 	case c.CodeExecution != nil:
 		return c, errors.New("iterative config: code_execution is not supported by llenvs-go; leave it None")
+	}
+	for name, text := range c.Prompts {
+		if !slices.Contains(PromptNames, name) {
+			return c, fmt.Errorf("iterative config: prompts: unknown prompt %q (the iterative environment's prompts: %s)",
+				name, strings.Join(PromptNames, ", "))
+		}
+		if _, ok := text.(string); !ok {
+			return c, fmt.Errorf("iterative config: prompts: %q must be a string, got %T", name, text)
+		}
 	}
 	return c, nil
 }
@@ -132,7 +150,7 @@ func New(inner core.Environment, raw map[string]any) (*Env, error) {
 		upperKeyword: pycompat.Upper(cfg.SubmitKeyword)}
 	e.retry = make([]string, min(cfg.MaxTurns, retryCache))
 	for left := 1; left < len(e.retry); left++ {
-		e.retry[left] = FeedbackPrompt(left, nil)
+		e.retry[left] = e.feedbackPrompt(left, nil)
 	}
 	if st, ok := inner.(core.SingleTurn); ok && spec.PureStep {
 		e.scorer = st
@@ -212,6 +230,28 @@ func FeedbackPrompt(left int, feedback []string) string {
 	return s
 }
 
+// initialPrompt is InitialPrompt, or the "initial" prompt of the config
+// with its placeholders filled in.
+func (e *Env) initialPrompt(task string) string {
+	t, ok := e.cfg.Prompts["initial"].(string)
+	if !ok {
+		return InitialPrompt(task, e.cfg.MaxTurns, e.cfg.SubmitKeyword)
+	}
+	return strings.NewReplacer("{task}", task, "{turns}", strconv.Itoa(e.cfg.MaxTurns),
+		"{submit_keyword}", e.cfg.SubmitKeyword).Replace(t)
+}
+
+// feedbackPrompt is FeedbackPrompt, or the "feedback" prompt of the config
+// with its placeholders filled in.
+func (e *Env) feedbackPrompt(left int, feedback []string) string {
+	t, ok := e.cfg.Prompts["feedback"].(string)
+	if !ok {
+		return FeedbackPrompt(left, feedback)
+	}
+	return strings.NewReplacer("{attempts_left}", strconv.Itoa(left), "{feedback}", strings.Join(feedback, "\n")).
+		Replace(t)
+}
+
 // IsSubmit reports whether text starts with keyword once leading
 // whitespace is removed, both upper-cased as Python's str.upper does
 // (text.lstrip().upper().startswith(keyword.upper())); an empty keyword
@@ -261,7 +301,7 @@ func (e *Env) Reset(r core.ResetRequest) (core.Start, error) {
 		return core.Start{}, err
 	}
 	obs := start.Observation
-	prompt := InitialPrompt(obs.Prompt, e.cfg.MaxTurns, e.cfg.SubmitKeyword)
+	prompt := e.initialPrompt(obs.Prompt)
 	msgs := make([]core.Message, 0, len(obs.Messages)+2+2*e.cfg.MaxTurns)
 	if e.system != nil && (len(obs.Messages) == 0 || obs.Messages[0].Role != "system") {
 		msgs = append(msgs, core.Message{Role: "system", Content: *e.system})
@@ -499,7 +539,7 @@ func (p *episode) advance(text string, solved bool, feedback []string) (terminat
 	if left := cfg.MaxTurns - p.turn; len(feedback) == 0 && left < len(p.env.retry) {
 		prompt = p.env.retry[left]
 	} else {
-		prompt = FeedbackPrompt(left, feedback)
+		prompt = p.env.feedbackPrompt(left, feedback)
 	}
 	p.history = append(p.history, core.Message{Role: "user", Content: prompt})
 	if !cfg.IncludeHistory {

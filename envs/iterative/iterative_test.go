@@ -303,3 +303,35 @@ func TestSystemMessageOpensTheConversation(t *testing.T) {
 		})
 	}
 }
+
+// The "initial" and "feedback" prompts of the config replace the user turns'
+// texts, placeholders filled in; an unknown prompt name is an error.
+func TestPromptOverrides(t *testing.T) {
+	env, err := New(legCounting(t), map[string]any{"max_turns": 3, "prompts": map[string]any{
+		"initial":  "Task: {task} ({turns} tries; {submit_keyword} ends)",
+		"feedback": "No. {attempts_left} left.{feedback}"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start, err := env.Reset(core.ResetRequest{TaskIndex: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	inner, _ := legCounting(t).Reset(core.ResetRequest{TaskIndex: 1})
+	if want := "Task: " + inner.Observation.Prompt + " (3 tries; SUBMIT ends)"; start.Observation.Prompt != want {
+		t.Fatalf("initial prompt %q, want %q", start.Observation.Prompt, want)
+	}
+	for k, want := range []string{"No. 2 left.", "No. 1 left."} {
+		res, err := start.Episode.Step(text("<answer>-1</answer>"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Observation.Prompt != want {
+			t.Fatalf("step %d: prompt %q, want %q", k, res.Observation.Prompt, want)
+		}
+	}
+	if _, err := New(legCounting(t), map[string]any{"prompts": map[string]any{"initail": "x"}}); err == nil ||
+		!strings.Contains(err.Error(), `unknown prompt "initail"`) {
+		t.Fatalf("unknown prompt name: %v", err)
+	}
+}

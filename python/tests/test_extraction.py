@@ -87,10 +87,16 @@ def test_regex():
                                     "num_matches": 2}
 
 
+def test_regex_group_past_the_patterns_groups_fails_as_in_llenvs():
+    # llenvs: no answer, and the metadata names the group, whenever the pattern matches.
+    ex = RegexExtractor(r"(\d+)", group_index=5)
+    assert ex.extract("123") == (None, {"found": False, "pattern": r"(\d+)", "error": "Group 5 not found in match"})
+    assert ex.extract("no digits") == (None, {"found": False, "pattern": r"(\d+)"})
+    assert ex.extract_batch(["1", "x"])[0] == (None, {"found": False, "pattern": r"(\d+)",
+                                                      "error": "Group 5 not found in match"})
+
+
 def test_regex_configuration_errors():
-    # A group the pattern does not have is a configuration error (llenvs: error metadata at extraction time).
-    with pytest.raises(ValueError, match="group_index 2 not found"):
-        RegexExtractor(r"(\d+)", group_index=2)
     with pytest.raises(ValueError, match="RE2"):
         RegexExtractor(r"(?<=a)b")
     with pytest.raises(ValueError, match="unsupported flags re.VERBOSE"):

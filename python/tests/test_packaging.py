@@ -159,16 +159,35 @@ def test_sdist_contents(sdist, repo):
 
 
 @needs_go
-def test_sdist_builds_a_wheel_on_its_own(sdist, tmp_path):
-    """Unpacked away from the checkout, the sdist's backend builds the library from the sdist's go/."""
+def test_sdist_vendors_the_go_modules(sdist, repo):
+    base = f"llenvs_go-{llenvs_go.__version__}/go/vendor/"
+    with tarfile.open(sdist) as tf:
+        names = [n[len(base):] for n in tf.getnames() if n.startswith(base)]
+        listed = tf.extractfile(base + "modules.txt").read().decode()
+    required = re.findall(r"^\s+(\S+) v\S+(?: // indirect)?$", (repo / "go.mod").read_text(), re.M)
+    assert "github.com/bytedance/sonic" in required
+    for module in required:
+        assert f"# {module} " in listed, module
+    assert any(n.startswith("github.com/bytedance/sonic/") and n.endswith(".go") for n in names)
+
+
+@needs_go
+def test_sdist_builds_a_wheel_offline(sdist, tmp_path):
+    """Unpacked away from the checkout, the sdist's backend builds the library from the sdist's go/ with no
+    network and no module cache: the proxy off, -mod=vendor, an empty GOMODCACHE (an air-gapped cluster)."""
     with tarfile.open(sdist) as tf:
         tf.extractall(tmp_path, filter="data") if sys.version_info >= (3, 12) else tf.extractall(tmp_path)
     root = tmp_path / f"llenvs_go-{llenvs_go.__version__}"
+    cache = tmp_path / "empty-modcache"
+    cache.mkdir()
+    env = dict(os.environ, GOPROXY="off", GOFLAGS="-mod=vendor", GOMODCACHE=str(cache), GOTOOLCHAIN="local",
+               GONOSUMDB="*", GOSUMDB="off")
     code = ("import sys, gobuild_backend as b; assert b.go_root() == sys.argv[1], b.go_root(); "
             "print(b.build_wheel(sys.argv[2]))")
-    out = subprocess.run([sys.executable, "-c", code, str(root / "go"), str(tmp_path)], cwd=root,
+    out = subprocess.run([sys.executable, "-c", code, str(root / "go"), str(tmp_path)], cwd=root, env=env,
                          capture_output=True, text=True, timeout=900)
     assert out.returncode == 0, out.stderr[-3000:]
+    assert not any(cache.iterdir()), "the build fetched modules into the empty module cache"
     wheel = tmp_path / out.stdout.strip().splitlines()[-1]
     with zipfile.ZipFile(wheel) as zf:
         names = zf.namelist()

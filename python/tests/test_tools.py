@@ -132,3 +132,23 @@ def test_definition_is_frozen_and_terminal_flag():
     assert d.is_terminal
     with pytest.raises(dataclasses.FrozenInstanceError):
         d.name = "x"  # type: ignore[misc]
+
+
+def test_simple_tool_executor_runs_calls_and_reports_failures_as_results():
+    from llenvs_go.core.tools import SimpleToolExecutor, ToolExecutor
+
+    def add(a: int, b: int) -> str:
+        return str(a + b)
+
+    def broken() -> str:
+        raise ValueError("no luck")
+
+    ex = SimpleToolExecutor({"add": add, "broken": broken})
+    assert isinstance(ex, ToolExecutor)
+    ok, unknown, bad_args, failed = ex.execute_batch((
+        ToolCall(id="1", name="add", arguments={"a": 2, "b": 3}), ToolCall(id="2", name="nope"),
+        ToolCall(id="3", name="add", arguments={"x": 1}), ToolCall(id="4", name="broken")))
+    assert (ok.status, ok.output, ok.call_id) == (ToolResultStatus.SUCCESS, "5", "1")
+    assert (unknown.status, unknown.error) == (ToolResultStatus.INVALID_TOOL, "Unknown tool: nope")
+    assert bad_args.status is ToolResultStatus.INVALID_ARGUMENTS and "add" in bad_args.error
+    assert failed.status is ToolResultStatus.ERROR and "no luck" in failed.error and failed.output == ""

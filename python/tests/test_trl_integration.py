@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import json
+from dataclasses import replace
 from types import SimpleNamespace
 
 import pytest
@@ -254,3 +255,16 @@ def test_multi_turn_rows_refuse_text_prompts_and_another_system_prompt():
         make_trl_dataset(env, indices=[0, 6])
     assert make_trl_dataset(env, num_tasks=2)["task_index"] == [0, 1]
     assert make_trl_dataset(env, indices=[4, 1])["task_index"] == [4, 1]
+
+
+class _NoMessagesEnvironment(QEnvironment):
+    """llenvs' single-turn shape: the observation has a prompt and no messages."""
+
+    def reset(self, *, seed=None, options=None):
+        state, info = super().reset(seed=seed, options=options)
+        return replace(state, observation=replace(state.observation, messages=())), info
+
+
+def test_conversational_prompt_of_an_environment_without_messages_is_its_question():
+    ds = make_trl_dataset(_NoMessagesEnvironment(), num_tasks=2)
+    assert ds[1]["prompt"] == [{"role": "user", "content": "Q1?"}]

@@ -16,6 +16,7 @@ reasoning-gym package) the same loop runs here, over the inner environment's
 
 from __future__ import annotations
 
+import re
 import threading
 from dataclasses import dataclass, field
 from typing import Any
@@ -32,16 +33,33 @@ from llenvs_go.core.tools import ToolDefinition
 COMPLETE_TEXT = "Episode complete."
 
 
-def initial_prompt(task: str, turns: int, keyword: str) -> str:
-    """The first user turn: the inner prompt, the number of turns, and how to submit."""
+def _fill(template: str, values: dict[str, str]) -> str:
+    """``template`` with each ``{name}`` of ``values`` replaced, in one pass (as the Go core fills it)."""
+    return re.sub("|".join(re.escape("{" + k + "}") for k in values), lambda m: values[m.group(0)[1:-1]], template)
+
+
+def initial_prompt(task: str, turns: int, keyword: str, template: str | None = None) -> str:
+    """The first user turn: the inner prompt, the number of turns, and how to submit.
+
+    With ``template`` (``IterativeConfig.prompts["initial"]``) that text, its
+    ``{task}``, ``{turns}`` and ``{submit_keyword}`` filled in.
+    """
+    if template is not None:
+        return _fill(template, {"task": task, "turns": str(turns), "submit_keyword": keyword})
     p = f"{task}\n\nYou have {turns} turn(s) to solve this task."
     if keyword:
         p += f"\nWhen you are satisfied with your solution, write {keyword} at the start of your response."
     return p
 
 
-def feedback_prompt(left: int, feedback: tuple[str, ...] | list[str]) -> str:
-    """The user turn after a wrong attempt: the attempts left, then the environment's feedback texts."""
+def feedback_prompt(left: int, feedback: tuple[str, ...] | list[str], template: str | None = None) -> str:
+    """The user turn after a wrong attempt: the attempts left, then the environment's feedback texts.
+
+    With ``template`` (``IterativeConfig.prompts["feedback"]``) that text, its
+    ``{attempts_left}`` and ``{feedback}`` (the texts, one per line) filled in.
+    """
+    if template is not None:
+        return _fill(template, {"attempts_left": str(left), "feedback": "\n".join(feedback)})
     s = "Incorrect, 1 attempt left." if left == 1 else f"Incorrect, {left} attempts left."
     if feedback:
         s += "\n\n" + "\n".join(feedback)
@@ -193,8 +211,8 @@ class IterativeEnvironment:
 
     @property
     def prompts(self) -> dict[str, str]:
-        """``{}``."""
-        return {}
+        """The prompts overridden by name (``IterativeConfig.prompts``): ``"initial"``, ``"feedback"``."""
+        return dict(self._config.prompts or {})
 
     @property
     def available_tools(self) -> tuple[ToolDefinition, ...]:
@@ -224,7 +242,7 @@ class IterativeEnvironment:
         inner_state, info = self._inner.reset(seed=seed, options=options)
         obs = inner_state.observation
         cfg = self._config
-        prompt = initial_prompt(obs.prompt, cfg.max_turns, cfg.submit_keyword)
+        prompt = initial_prompt(obs.prompt, cfg.max_turns, cfg.submit_keyword, (cfg.prompts or {}).get("initial"))
         system = resolve_system_prompt(self.system_prompt)
         opening = [{"role": "system", "content": system}] if system is not None and not (
             obs.messages and obs.messages[0].get("role") == "system") else []
@@ -300,7 +318,7 @@ class IterativeEnvironment:
         if done:
             obs = Observation(prompt=COMPLETE_TEXT, messages=tuple(history), task=task)
         else:
-            fb = feedback_prompt(left, rewards.feedback_texts())
+            fb = feedback_prompt(left, rewards.feedback_texts(), (cfg.prompts or {}).get("feedback"))
             history.append({"role": "user", "content": fb})
             if not cfg.include_history:
                 keep = progress.base + 1

@@ -17,6 +17,7 @@ import random
 from typing import Any
 
 from llenvs_go import _native
+from llenvs_go.adapters.reasoning_gym_dataset import DatasetEnvironment
 from llenvs_go.adapters.reasoning_gym_environment import (
     CorrectnessRewardFunction,
     ReasoningGymEnvironment,
@@ -107,13 +108,73 @@ class ReasoningGymAdapter:
     def __repr__(self) -> str:
         return "ReasoningGymAdapter()"
 
+    def _get_reasoning_gym(self) -> Any:
+        """The ``reasoning_gym`` module that serves tasks without a native port (llenvs' hook).
+
+        Override it in a subclass, or set it on an instance, to serve another
+        module (one with ``create_dataset(name, **config)`` and, to be listed,
+        ``list_datasets()``, ``DATASETS`` or ``registry.list_datasets()``);
+        its tasks are then served by the Python backend.
+
+        Raises:
+            ImportError: reasoning-gym is not installed.
+        """
+        try:
+            import reasoning_gym
+        except ImportError as e:
+            raise ImportError("tasks without a native port need reasoning-gym: pip install reasoning-gym==0.1.25") \
+                from e
+        return reasoning_gym
+
+    def _hooked(self) -> bool:
+        """Whether ``_get_reasoning_gym`` was overridden (by a subclass or on this instance)."""
+        return "_get_reasoning_gym" in vars(self) or \
+            type(self)._get_reasoning_gym is not ReasoningGymAdapter._get_reasoning_gym
+
+    def _module_task_names(self) -> list[str]:
+        """The task names of the module ``_get_reasoning_gym`` returns ([] when it cannot be imported)."""
+        if not self._hooked():
+            return _installed_task_names()
+        try:
+            rg = self._get_reasoning_gym()
+        except ImportError:
+            return []
+        if callable(getattr(rg, "list_datasets", None)):
+            return list(rg.list_datasets())
+        if isinstance(getattr(rg, "DATASETS", None), dict):
+            return list(rg.DATASETS)
+        if callable(getattr(getattr(rg, "registry", None), "list_datasets", None)):
+            return list(rg.registry.list_datasets())
+        factory = getattr(getattr(rg, "factory", None), "DATASETS", None)
+        return list(factory) if isinstance(factory, dict) else []
+
+    def _module_environment(self, config: dict[str, Any], system_prompt: Any,
+                            prompt_template: str | None) -> ReasoningGymEnvironment | None:
+        """The task of ``config`` built by the module's ``create_dataset``, or None when it does not know the name."""
+        try:
+            rg = self._get_reasoning_gym()
+        except ImportError:
+            return None
+        create = {**config["params"], "seed": config["seed"]}
+        if config.get("size") is not None:
+            create["size"] = config["size"]
+        try:
+            dataset = rg.create_dataset(config["name"], **create)
+        except ValueError as e:
+            if "not registered" in str(e):
+                return None
+            raise
+        settings = {k: config[k] for k in ("answer_extractor", *_ENV_KEYS) if k in config}
+        return DatasetEnvironment(dataset, extra_rewards=tuple(config.get("extra_rewards") or ()), name=config["name"],
+                                  settings=settings, system_prompt=system_prompt, prompt_template=prompt_template)
+
     def list_environments(self) -> list[str]:
         """Every task served: the native ports and the tasks of the installed reasoning-gym, sorted."""
         return sorted(self.backends())
 
     def backends(self) -> dict[str, str]:
         """Task name -> ``"native"`` (a Go port) or ``"python"`` (served by the installed reasoning-gym)."""
-        out = dict.fromkeys(_installed_task_names(), "python")
+        out = dict.fromkeys(self._module_task_names(), "python")
         out.update(dict.fromkeys(_native_task_names(), "native"))
         return out
 
@@ -227,9 +288,12 @@ class ReasoningGymAdapter:
         except _native.UnknownNameError:
             if name in _native_task_names():
                 raise  # the unknown name is inside the config (an extractor, a composite's task)
-            if name in _installed_task_names():
+            if not self._hooked() and name in _installed_task_names():
                 return self._python_environment(config, system_prompt, prompt_template)
-            raise _native.UnknownNameError(self._unknown_message(name)) from None
+            module_env = self._module_environment(config, system_prompt, prompt_template)
+            if module_env is None:
+                raise _native.UnknownNameError(self._unknown_message(name)) from None
+            return module_env
         except ValueError as e:
             raise ValueError(_with_option_hint(e, kwargs)) from None
         return env

@@ -39,8 +39,26 @@ class ReasoningGymEnvironment(NativeEnvironment):
 
     ``state.hidden`` is a :class:`ReasoningGymHidden` carrying reasoning-gym's
     entry. Build it with ``environment_registry.get(...)`` or
-    ``ReasoningGymAdapter().get_environment(...)``.
+    ``ReasoningGymAdapter().get_environment(...)``; or, as in llenvs, over a
+    dataset object of your own: ``ReasoningGymEnvironment(dataset,
+    answer_extractor=None, extra_rewards=())``, where ``dataset`` has
+    ``__getitem__``, ``__len__`` and ``score_answer(answer, entry)`` (a
+    reasoning-gym ``ProceduralDataset``, for instance). That one is served by
+    the Python backend
+    (``llenvs_go.adapters.reasoning_gym_dataset.DatasetEnvironment``).
     """
+
+    #: The class of ``ReasoningGymEnvironment(dataset=...)``, a subclass; set by
+    #: ``llenvs_go.adapters.reasoning_gym_dataset``, which builds on this module.
+    dataset_class: type[ReasoningGymEnvironment] | None = None
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> ReasoningGymEnvironment:
+        # llenvs' constructor takes a dataset; the registry's takes a configuration (a dict).
+        if cls is ReasoningGymEnvironment and ("dataset" in kwargs or (args and not isinstance(args[0], dict))):
+            if ReasoningGymEnvironment.dataset_class is None:
+                raise RuntimeError("ReasoningGymEnvironment(dataset=...) needs llenvs_go.adapters imported")
+            return super().__new__(ReasoningGymEnvironment.dataset_class)
+        return super().__new__(cls)
 
     def _make_hidden(self, task_index: int, expected_answer: str | None, entry: dict[str, Any] | None,
                      episode: Any) -> ReasoningGymHidden:

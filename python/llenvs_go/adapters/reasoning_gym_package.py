@@ -214,11 +214,14 @@ class PythonReasoningGymEnvironment(ReasoningGymEnvironment):
             with self._ds_lock:
                 job = self._job
                 if job is None:
-                    c = self._config
                     job = self._job = _deadline.SupervisedJob(
-                        self.score_answer_job(c["name"], self._size, c["seed"], dict(c.get("params", {}))),
-                        f"reasoning-gym's score_answer for {c['name']!r}")
+                        self._make_score_job(), f"reasoning-gym's score_answer for {self._config['name']!r}")
         return job.run(items, timeout)
+
+    def _make_score_job(self) -> ScoreAnswer:
+        """The worker job that scores this environment's answers (it rebuilds the dataset from its parameters)."""
+        c = self._config
+        return self.score_answer_job(c["name"], self._size, c["seed"], dict(c.get("params", {})))
 
     def _step(self, task_index: int, text: str | None) -> dict[str, Any]:
         specs = self.signal_specs

@@ -9,7 +9,7 @@ from __future__ import annotations
 import difflib
 import inspect
 import os
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any
 
 from llenvs_go.core.extraction import GoExtractor, extractor_settings
@@ -17,7 +17,29 @@ from llenvs_go.core.limits import check_size
 from llenvs_go.core.prompts import check_prompt_template
 
 #: llenvs configuration keys that llenvs-go refuses with a clear error (features it does not serve).
-UNSUPPORTED_KEYS = ("container", "judge", "env_llm", "branching_strategy", "difficulties", "prompts")
+UNSUPPORTED_KEYS = ("container", "judge", "env_llm", "branching_strategy", "difficulties")
+
+#: The adapters that come with llenvs-go; their environments have no named prompts of their own.
+_BUILT_IN_ADAPTERS = ("reasoning_gym", "native", "huggingface")
+
+#: The prompts an iterative environment lets a configuration override by name, and their placeholders.
+ITERATIVE_PROMPTS = {"initial": ("task", "turns", "submit_keyword"), "feedback": ("attempts_left", "feedback")}
+
+
+def check_prompts(prompts: Any, where: str) -> dict[str, str]:
+    """``prompts`` as a dict of prompt name -> text, or a TypeError/ValueError naming ``where``."""
+    if not isinstance(prompts, dict):
+        raise TypeError(f"{where} must be a mapping of prompt name to text, got {type(prompts).__name__}")
+    for name, text in prompts.items():
+        if name not in ITERATIVE_PROMPTS:
+            near = difflib.get_close_matches(str(name), list(ITERATIVE_PROMPTS), n=1, cutoff=0.5)
+            hint = f"; did you mean {near[0]!r}?" if near else ""
+            raise ValueError(f"{where}: unknown prompt {name!r}{hint} (the iterative environment's prompts: "
+                             + ", ".join(f"{k} with {{{'}, {'.join(v)}}}" for k, v in ITERATIVE_PROMPTS.items())
+                             + ")")
+        if not isinstance(text, str):
+            raise TypeError(f"{where}[{name!r}] must be a str, got {type(text).__name__}")
+    return dict(prompts)
 
 
 @dataclass
@@ -45,6 +67,11 @@ class IterativeConfig:
         submission_extractor_config: that extractor's options.
         solved_threshold: the best outcome reward that counts as solved.
         code_execution: llenvs runs code in a sandbox; only None is supported.
+        prompts: user-turn texts overridden by name, as llenvs'
+            IterativeEnvironment takes them: ``"initial"`` (placeholders
+            ``{task}``, ``{turns}``, ``{submit_keyword}``) and ``"feedback"``
+            (``{attempts_left}``, ``{feedback}``: the feedback texts, one
+            per line). A name left out keeps its default text.
     """
 
     max_turns: int = 3
@@ -55,8 +82,11 @@ class IterativeConfig:
     submission_extractor_config: dict[str, Any] = field(default_factory=dict)
     solved_threshold: float = 1.0
     code_execution: CodeExecutionConfig | None = None
+    prompts: dict[str, str] | None = None
 
     def __post_init__(self) -> None:
+        if self.prompts is not None:
+            self.prompts = check_prompts(self.prompts, "IterativeConfig.prompts")
         mt = self.max_turns
         if isinstance(mt, bool) or not isinstance(mt, int) or not 1 <= mt <= 1 << 16:
             raise ValueError(f"IterativeConfig.max_turns must be an int between 1 and 65536, got {mt!r}")
@@ -145,6 +175,13 @@ class EnvironmentConfig:
         data_dir: directory of reasoning-gym's data files.
         iterative: wrap the environment in an iterative multi-turn one
             (an :class:`IterativeConfig`, or a mapping of its fields).
+        prompts: llenvs' named prompt overrides. With ``iterative`` they
+            override the iterative environment's user turns (``"initial"``,
+            ``"feedback"``; see :class:`IterativeConfig`). For an adapter of
+            your own they are passed to its ``get_environment`` as
+            ``prompts=``, as llenvs passes them. The built-in adapters'
+            environments have no named prompts (their ``prompts`` is ``{}``),
+            so there ``prompts`` without ``iterative`` is a ValueError.
     """
 
     name: str
@@ -158,6 +195,7 @@ class EnvironmentConfig:
     post_cleaners: list[str | dict[str, Any]] | None = None
     prompt_template: str | None = None
     system_prompt: str | list[str] | None = "default"
+    prompts: dict[str, str] | None = None
     params: dict[str, Any] = field(default_factory=dict)
     extra_rewards: list[str | dict[str, Any]] = field(default_factory=list)
     data_dir: str | None = None
@@ -184,6 +222,12 @@ class EnvironmentConfig:
             check_prompt_template(self.prompt_template)
         if self.iterative is not None:
             self.iterative = as_iterative_config(self.iterative)
+        if self.prompts is not None:
+            if not isinstance(self.prompts, dict):
+                raise TypeError(f"EnvironmentConfig.prompts must be a mapping of prompt name to text, "
+                                f"got {type(self.prompts).__name__}")
+            if self.iterative is not None:
+                check_prompts(self.prompts, "EnvironmentConfig.prompts")
 
     def _adopt_extractor(self) -> None:
         """Replace an extractor object in ``answer_extractor`` by the settings it stands for."""
@@ -239,12 +283,21 @@ class EnvironmentConfig:
             value = getattr(self, key)
             if value:
                 kw[key] = value
+        iterative = self.iterative
+        if self.prompts and iterative is not None:
+            iterative = replace(iterative, prompts={**(iterative.prompts or {}), **self.prompts})
+        elif self.prompts:
+            if self.adapter in _BUILT_IN_ADAPTERS:
+                raise ValueError(f"EnvironmentConfig.prompts: {self.adapter!r} environments have no named prompts; "
+                                 "prompts override the iterative environment's "
+                                 f"({', '.join(ITERATIVE_PROMPTS)}): set iterative as well")
+            kw["prompts"] = dict(self.prompts)
         return environment_registry.get(
             name=self.name, adapter=self.adapter, size=self.size, seed=self.seed,
             answer_extractor=None if self.answer_extractors else self.answer_extractor,
             extra_rewards=tuple(self.extra_rewards),
             system_prompt=self.system_prompt, prompt_template=self.prompt_template, data_dir=self.data_dir,
-            iterative=self.iterative, **kw,
+            iterative=iterative, **kw,
         )
 
 

@@ -37,7 +37,8 @@ def scores_natively(environment: Any) -> bool:
 
     True for a Go-backed environment whose class keeps the library's
     ``reset`` and ``step`` and whose reward functions all run in Go (no
-    Python ``RewardFunction`` objects in its ``extra_rewards``).
+    Python ``RewardFunction`` objects in its ``extra_rewards``, and no answer
+    extractor that runs Python code).
     """
     return (resets_natively(environment) and type(environment).step is NativeEnvironment.step
-            and not environment.python_rewards)
+            and not environment.python_rewards and getattr(environment, "python_extractor", None) is None)

@@ -170,9 +170,10 @@ class RegexExtractor(GoExtractor):
     ``\\w``, ``\\s``, ``\\b`` are ASCII). ``flags`` takes ``re.IGNORECASE``,
     ``re.MULTILINE``, ``re.DOTALL``, ``re.UNICODE`` and ``re.ASCII``
     (default ``re.DOTALL``); other flags are a ValueError. A ``group_index``
-    the pattern does not have is a ValueError here, where llenvs reported
-    ``error: "Group N not found in match"`` at extraction time. A group that
-    did not take part in the last match gives None.
+    the pattern does not have gives, as in llenvs, None whenever the pattern
+    matches, with metadata ``{"found": False, "pattern": ..., "error": "Group
+    N not found in match"}``. A group that did not take part in the last
+    match gives None.
     """
 
     pattern: str

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import inspect
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum, auto
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 
 class ToolParameterType(Enum):
@@ -162,3 +164,58 @@ class ToolResult:
     def is_error(self) -> bool:
         """Whether the status is anything but SUCCESS."""
         return self.status is not ToolResultStatus.SUCCESS
+
+
+@runtime_checkable
+class ToolExecutor(Protocol):
+    """What runs tool calls (llenvs' protocol): one call, or several in order."""
+
+    def execute(self, call: ToolCall) -> ToolResult:
+        """Run one call; its failure is the result's status, never an exception."""
+        ...
+
+    def execute_batch(self, calls: tuple[ToolCall, ...]) -> tuple[ToolResult, ...]:
+        """Run several calls; the results are in the order of the calls."""
+        ...
+
+
+class SimpleToolExecutor:
+    """Runs tool calls with Python functions, one per tool name (llenvs' ``SimpleToolExecutor``).
+
+    Each function takes the call's arguments as keywords and returns the
+    output (a str or a dict). A name with no function is ``INVALID_TOOL``
+    (``"Unknown tool: <name>"``); arguments the function's signature does not
+    accept are ``INVALID_ARGUMENTS``; an exception raised by the function is
+    ``ERROR`` with its message.
+
+    Args:
+        tools: tool name -> function.
+    """
+
+    def __init__(self, tools: dict[str, Callable[..., str | dict[str, Any]]]):
+        if not isinstance(tools, dict) or not all(callable(f) for f in tools.values()):
+            raise TypeError("SimpleToolExecutor needs a dict of tool name -> function")
+        self._tools = dict(tools)
+
+    def execute(self, call: ToolCall) -> ToolResult:
+        """Run ``call`` with its tool's function."""
+        fn = self._tools.get(call.name)
+        if fn is None:
+            return ToolResult.from_error(call.id, call.name, f"Unknown tool: {call.name}",
+                                         ToolResultStatus.INVALID_TOOL)
+        arguments = dict(call.arguments)
+        try:
+            inspect.signature(fn).bind(**arguments)
+        except TypeError as e:
+            return ToolResult.from_error(call.id, call.name, f"Invalid arguments for {call.name}: {e}",
+                                         ToolResultStatus.INVALID_ARGUMENTS)
+        except ValueError:  # no signature to check (a builtin): the call itself says
+            pass
+        try:
+            return ToolResult.success(call.id, call.name, fn(**arguments))
+        except Exception as e:  # noqa: BLE001 - a tool's failure is its result, as in llenvs
+            return ToolResult.from_error(call.id, call.name, f"{type(e).__name__}: {e}")
+
+    def execute_batch(self, calls: tuple[ToolCall, ...]) -> tuple[ToolResult, ...]:
+        """Run ``calls`` one after another."""
+        return tuple(self.execute(c) for c in calls)

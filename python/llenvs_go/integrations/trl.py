@@ -241,8 +241,9 @@ def make_trl_dataset(environment: Any, num_tasks: int | None = None, conversatio
     n = len(items)
     reference = BoundEnvironment(environment).reference
     if conversational:
+        # An environment whose observation has no messages (llenvs' single-turn ones) asks its prompt as the user.
         prompts: list[Any] = [[{"role": m.get("role"), "content": m.get("content")} for m in it.messages]
-                              for it in items]
+                              or [{"role": "user", "content": it.prompt}] for it in items]
     else:
         prompts = ["\n\n".join(str(m.get("content") or "") for m in it.messages) or it.prompt for it in items]
     return datasets.Dataset.from_dict({
