@@ -37,6 +37,9 @@ type Call struct {
 // more reports that text holds further calls. Call ids are idPrefix
 // followed by the call's position ("call_1_0", ...).
 func Parse(text string, idPrefix string, limit int) (calls []Call, more bool) {
+	if n := strings.Count(text, OpenTag); n > 0 {
+		calls = make([]Call, 0, min(n, limit))
+	}
 	rest := text
 	for {
 		i := strings.Index(rest, OpenTag)
