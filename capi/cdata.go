@@ -173,6 +173,9 @@ func newUTF8Column(name string, rows, bytes int, nullable bool) (*utf8Writer, er
 // add appends s to the current string.
 func (w *utf8Writer) add(s string) { w.at += copy(w.data[w.at:], s) }
 
+// addBytes appends b to the current string.
+func (w *utf8Writer) addBytes(b []byte) { w.at += copy(w.data[w.at:], b) }
+
 // end closes the current string as a value.
 func (w *utf8Writer) end() {
 	if w.validity != nil {

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/llenvs/llenvs-go/clean"
@@ -247,37 +248,115 @@ type toolCallSpec struct {
 	Limit    int    `json:"limit"`
 }
 
-// parsedBatch is the record batch of llenvs_parse_tool_calls: per text,
-// parsed (utf8, a JSON object {"calls": [{"id", "name", "arguments",
-// "error"}], "more": bool}; error is null for a well-formed call).
+// parsedBatch is the record batch of llenvs_parse_tool_calls, one row per
+// text: calls (a list of structs {id, name, arguments, error}, one per
+// call in order: arguments the JSON object text of the call's arguments,
+// keys sorted; error null for a well-formed call, else why it is not one)
+// and more (uint8, 1 when calls beyond the limit were left unread). Text
+// that is not UTF-8 is made so as the JSON writer does (U+FFFD per invalid
+// byte).
 func parsedBatch(f toolcall.Format, texts []string, idPrefix string, limit int) (*cColumn, error) {
 	parsed := toolcall.ParseTexts(f, texts, idPrefix, limit)
-	out := make([]*string, len(texts))
-	var err error
+	first := make([]int, len(texts)+1) // the index of each text's first call
 	for k, p := range parsed {
-		calls := make([]map[string]any, len(p.Calls))
+		first[k+1] = first[k] + len(p.Calls)
+	}
+	calls := first[len(texts)]
+	// The arguments as JSON (most of the batch's work), in parallel: per text one buffer, the end of each
+	// call's object in argEnds.
+	args := make([][]byte, len(texts))
+	argEnds := make([]int, calls)
+	core.ParallelFor(len(texts), func(lo, hi int) {
+		// One buffer for the chunk: each text's arguments are a slice of it (or of an earlier, smaller one).
+		b := make([]byte, 0, 64*(first[hi]-first[lo]))
+		for k := lo; k < hi; k++ {
+			b = b[len(b):]
+			for j := range parsed[k].Calls {
+				c := &parsed[k].Calls[j]
+				if c.Call.Arguments == nil {
+					b = append(b, "{}"...)
+				} else {
+					b = appendJSON(b, c.Call.Arguments)
+				}
+				argEnds[first[k]+j] = len(b)
+				c.Call.ID, c.Call.Name, c.Err = validUTF8(c.Call.ID), validUTF8(c.Call.Name), validUTF8(c.Err)
+			}
+			args[k] = b
+		}
+	})
+	idBytes, nameBytes, argBytes, errBytes := 0, 0, 0, 0
+	for k, p := range parsed {
+		argBytes += len(args[k])
+		for _, c := range p.Calls {
+			idBytes += len(c.Call.ID)
+			nameBytes += len(c.Call.Name)
+			errBytes += len(c.Err)
+		}
+	}
+	var cols []*utf8Writer
+	for _, c := range []struct {
+		name     string
+		bytes    int
+		nullable bool
+	}{{"id", idBytes, false}, {"name", nameBytes, false}, {"arguments", argBytes, false}, {"error", errBytes, true}} {
+		w, err := newUTF8Column(c.name, calls, c.bytes, c.nullable)
+		if err != nil {
+			for _, made := range cols {
+				made.col.free()
+			}
+			return nil, err
+		}
+		cols = append(cols, w)
+	}
+	ids, names, argCol, errs := cols[0], cols[1], cols[2], cols[3]
+	more, moreValues := newFixedColumn[uint8]("more", formatUint8, len(texts))
+	list, offsets := newListColumn("calls", len(texts), newStructColumn("", calls, ids.col, names.col,
+		argCol.col, errs.col))
+	offsets[0] = 0
+	for k, p := range parsed {
+		a, at := args[k], 0
 		for j, c := range p.Calls {
-			args := c.Call.Arguments
-			if args == nil {
-				args = map[string]any{}
+			ids.add(c.Call.ID)
+			ids.end()
+			names.add(c.Call.Name)
+			names.end()
+			end := argEnds[first[k]+j]
+			argCol.addBytes(a[at:end])
+			argCol.end()
+			at = end
+			if c.Err == "" {
+				errs.null()
+			} else {
+				errs.add(c.Err)
+				errs.end()
 			}
-			var e any
-			if c.Err != "" {
-				e = c.Err
-			}
-			calls[j] = map[string]any{"id": c.Call.ID, "name": c.Call.Name, "arguments": args, "error": e}
 		}
-		enc, mErr := marshal(map[string]any{"calls": calls, "more": p.More})
-		if mErr != nil && err == nil {
-			err = fmt.Errorf("texts[%d]: %w", k, mErr)
+		offsets[k+1] = int32(first[k+1])
+		moreValues[k] = 0
+		if p.More {
+			moreValues[k] = 1
 		}
-		s := string(enc)
-		out[k] = &s
 	}
-	if err != nil {
-		return nil, err
+	return newStructColumn("", len(texts), list, more), nil
+}
+
+// validUTF8 is s with each byte that is not part of valid UTF-8 replaced by
+// U+FFFD, as the JSON writer writes it.
+func validUTF8(s string) string {
+	if utf8.ValidString(s) {
+		return s
 	}
-	return utf8Batch(len(texts), utf8Field{"parsed", out, false})
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b.WriteRune(utf8.RuneError)
+		} else {
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
 }
 
 // llenvsgo_parse_tool_calls fills schema and array with parsedBatch of

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"math"
 	"sort"
 	"strconv"
@@ -14,9 +15,9 @@ import (
 // the general codec.
 
 // appendJSON appends the JSON encoding of v: strings, numbers (float64 as
-// appendNumber writes them), bools, nil, pointers to strings and floats,
-// []any, []string and map[string]any (keys sorted; a nil map or slice is
-// null, as encoding/json writes it).
+// appendNumber writes them, a json.Number as written), bools, nil,
+// pointers to strings and floats, []any, []string and map[string]any (keys
+// sorted; a nil map or slice is null, as encoding/json writes it).
 func appendJSON(b []byte, v any) []byte {
 	switch x := v.(type) {
 	case nil:
@@ -30,6 +31,10 @@ func appendJSON(b []byte, v any) []byte {
 		return appendJSONString(b, *x)
 	case bool:
 		return strconv.AppendBool(b, x)
+	case json.Number:
+		if validNumber(string(x)) {
+			return append(b, x...)
+		}
 	case int:
 		return strconv.AppendInt(b, int64(x), 10)
 	case int64:
@@ -68,6 +73,15 @@ func appendJSON(b []byte, v any) []byte {
 	case map[string]any:
 		if x == nil {
 			return append(b, "null"...)
+		}
+		if len(x) == 1 { // a single key needs no sorting, nor the slice to sort
+			for k, e := range x {
+				b = append(b, '{')
+				b = appendJSONString(b, k)
+				b = append(b, ':')
+				b = appendJSON(b, e)
+			}
+			return append(b, '}')
 		}
 		keys := make([]string, 0, len(x))
 		for k := range x {
@@ -113,6 +127,48 @@ func appendNumber(b []byte, f float64) []byte {
 		}
 	}
 	return b
+}
+
+// validNumber reports whether s is a JSON number.
+func validNumber(s string) bool {
+	i := 0
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(s) && s[i] == '0':
+		i++
+	case i < len(s) && s[i] >= '1' && s[i] <= '9':
+		i = skipDigits(s, i+1)
+	default:
+		return false
+	}
+	if i < len(s) && s[i] == '.' {
+		j := skipDigits(s, i+1)
+		if j == i+1 {
+			return false
+		}
+		i = j
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		j := skipDigits(s, i)
+		if j == i {
+			return false
+		}
+		i = j
+	}
+	return i == len(s)
+}
+
+func skipDigits(s string, i int) int {
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	return i
 }
 
 const hexDigits = "0123456789abcdef"

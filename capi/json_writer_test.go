@@ -61,3 +61,23 @@ func TestAppendJSONStringReplacesSurrogates(t *testing.T) {
 		t.Errorf("appendJSONString keeps a surrogate: %q", got)
 	}
 }
+
+// TestAppendJSONNumbersAsWritten checks that a json.Number (a tool call's
+// argument) is written as the codec writes it, its literal unchanged, and
+// that validNumber tells one that is no number (which goes through the codec).
+func TestAppendJSONNumbersAsWritten(t *testing.T) {
+	in := map[string]any{"i": json.Number("12"), "f": json.Number("-0.5E-7"), "z": json.Number("-0"),
+		"l": []any{json.Number("1e999"), json.Number("0.10")}}
+	want, err := marshal(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := appendJSON(nil, in); string(got) != string(want) {
+		t.Errorf("appendJSON = %s, the codec %s", got, want)
+	}
+	for _, n := range []string{"1x", "", "01", "-", "1.", "1e"} {
+		if validNumber(n) {
+			t.Errorf("validNumber(%q) is true", n)
+		}
+	}
+}

@@ -160,11 +160,12 @@ int32_t llenvs_clean_texts(const char *spec, size_t spec_len, const char *const 
 /* llenvs_parse_tool_calls reads the tool calls of n texts (as above) in
  * one tool-call format, with the spec (JSON: {"format": a name of
  * llenvs_call "tool_call_formats", "id_prefix": str, "limit": 1..4096}),
- * and fills schema and array with one column, parsed (utf8, a JSON object
- * per text: {"calls": [{"id", "name", "arguments", "error"}], "more":
- * bool}; error is null for a well-formed call, and more says calls beyond
- * the limit were left unread). Call ids are id_prefix, the text's
- * position, "_" and the call's position. */
+ * and fills schema and array with one row per text: calls (a list of
+ * structs {id, name, arguments, error}, all utf8, one per call in order:
+ * arguments is the JSON object of the call's arguments, keys sorted; error
+ * is null for a well-formed call, else why it is not one) and more (uint8,
+ * 1 when calls beyond the limit were left unread). Call ids are id_prefix,
+ * the text's position, "_" and the call's position. */
 int32_t llenvs_parse_tool_calls(const char *spec, size_t spec_len, const char *const *texts, const int64_t *lens, size_t n, struct ArrowSchema *schema, struct ArrowArray *array, char **out, size_t *out_len);
 /* llenvs_code_run runs n programs, sources[k] with stdin stdins[k] (as
  * texts above), in the sandbox's warm pool (sandbox/, docs/sandbox.md),

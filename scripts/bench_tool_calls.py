@@ -10,7 +10,8 @@ regular expression per format and ``json.loads`` per call, building llenvs' ``To
 llenvs-go's side is ``parse_tool_calls(texts, format)``: one call into Go for the batch, results read
 into the same ``ToolCall`` objects. The two are checked to find the same calls before timing.
 
-Prints, per format, the median seconds of each side over the repeats and the ratio.
+Prints, per format, the median seconds of each side over the repeats, the ratio of the medians, and its
+range (slowest Python run over fastest llenvs-go run, to fastest over slowest).
 """
 
 from __future__ import annotations
@@ -166,7 +167,7 @@ def main() -> None:
         clock = time.process_time
     formats = ("hermes", "qwen3_coder", "llama3_json", "mistral", "gpt_oss", "deepseek")
     print(f"{args.texts} texts per format, median of {args.repeats} runs, {args.clock} clock")
-    print(f"{'format':14} {'Python design s':>16} {'llenvs-go s':>12} {'x':>6}")
+    print(f"{'format':14} {'Python design s':>16} {'llenvs-go s':>12} {'x':>6}   x range")
     for fmt in formats:
         texts = corpus(fmt, args.texts)
         py, go = run_python(fmt, texts), run_go(fmt, texts)
@@ -176,7 +177,7 @@ def main() -> None:
         assert sum(len(r) for r in go) > args.texts // 2, f"{fmt}: too few calls read"
         tp, tg = timed(run_python, fmt, texts, args.repeats), timed(run_go, fmt, texts, args.repeats)
         mp, mg = statistics.median(tp), statistics.median(tg)
-        print(f"{fmt:14} {mp:>16.4f} {mg:>12.4f} {mp / mg:>6.1f}")
+        print(f"{fmt:14} {mp:>16.4f} {mg:>12.4f} {mp / mg:>6.1f}   {min(tp) / max(tg):.1f}-{max(tp) / min(tg):.1f}")
 
 
 if __name__ == "__main__":

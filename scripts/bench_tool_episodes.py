@@ -17,7 +17,8 @@ the conversation built) and one answer step (the answer read from its tags and s
   per turn for all episodes.
 
 Both sides are checked to give the same number of steps and the same total reward. Prints per format the
-median seconds of the steps over the repeats and the ratio (the machine may be noisy: compare ratios).
+median seconds of the steps over the repeats, the ratio of the medians and its range (slowest Python run
+over fastest llenvs-go run, to fastest over slowest; the machine may be noisy: compare ratios).
 """
 
 from __future__ import annotations
@@ -191,15 +192,17 @@ def main() -> None:
     tools = environment_registry.get("calculator_arithmetic", adapter="native", seed=SEED, size=1).available_tools
     print(f"{n} calculator_arithmetic episodes per format (a tool call, then the answer), median of "
           f"{args.repeats} runs, {args.clock} clock")
-    print(f"{'format':14} {'steps':>6} {'reward':>7} {'Python design s':>16} {'EpisodeBatch s':>15} {'x':>6}")
+    print(f"{'format':14} {'steps':>6} {'reward':>7} {'Python design s':>16} {'EpisodeBatch s':>15} {'x':>6}   x range")
     for fmt in FORMATS:
         py = [run_python(fmt, n, tools) for _ in range(args.repeats)]
         go = [run_batch(fmt, n) for _ in range(args.repeats)]
         assert {(s, round(r, 6)) for _, s, r in py} == {(s, round(r, 6)) for _, s, r in go}, \
             f"{fmt}: the two sides disagree: {py[0][1:]} against {go[0][1:]}"
         assert py[0][2] == n, f"{fmt}: {py[0][2]} of {n} episodes right"
-        mp, mg = statistics.median(t for t, _, _ in py), statistics.median(t for t, _, _ in go)
-        print(f"{fmt:14} {py[0][1]:>6} {py[0][2]:>7.0f} {mp:>16.4f} {mg:>15.4f} {mp / mg:>6.1f}")
+        tp, tg = [t for t, _, _ in py], [t for t, _, _ in go]
+        mp, mg = statistics.median(tp), statistics.median(tg)
+        print(f"{fmt:14} {py[0][1]:>6} {py[0][2]:>7.0f} {mp:>16.4f} {mg:>15.4f} {mp / mg:>6.1f}   "
+              f"{min(tp) / max(tg):.1f}-{max(tp) / min(tg):.1f}")
 
 
 if __name__ == "__main__":

@@ -114,11 +114,11 @@ func TestExtractAndCleanTexts(t *testing.T) {
 	}
 }
 
-// TestParseToolCalls checks llenvs_parse_tool_calls: one parsed column, a
-// JSON object per text (a malformed call carries its error), and its
-// errors.
+// TestParseToolCalls checks llenvs_parse_tool_calls: per text a list of
+// calls {id, name, arguments (JSON), error (null when well-formed)} and
+// more, and its errors.
 func TestParseToolCalls(t *testing.T) {
-	ptrs, lens := textArrays(`<tool_call>{"name": "f", "arguments": {"x": "1"}}</tool_call>`, "none",
+	ptrs, lens := textArrays(`<tool_call>{"name": "f", "arguments": {"x": "1", "a": 2}}</tool_call>`, "none",
 		`<tool_call>{"name": 3}</tool_call>`)
 	var out unsafe.Pointer
 	var n uintptr
@@ -128,17 +128,39 @@ func TestParseToolCalls(t *testing.T) {
 		&n); rc != 0 {
 		t.Fatalf("parse rc %d: %s", rc, take(out, n))
 	}
-	if _, name := b.field(0); name != "parsed" || b.array.length != 3 {
-		t.Fatalf("column %q, %d rows", name, b.array.length)
+	format, name := b.field(0)
+	moreFormat, moreName := b.field(1)
+	if format != "+l" || name != "calls" || moreFormat != "C" || moreName != "more" || b.array.length != 3 {
+		t.Fatalf("columns %q %q, %q %q, %d rows", name, format, moreName, moreFormat, b.array.length)
 	}
-	got := columnValues(utf8Values(b.column(0)))
-	want := []any{`{"calls":[{"arguments":{"x":"1"},"error":null,"id":"c0_0","name":"f"}],"more":false}`,
-		`{"calls":[],"more":false}`}
-	if !reflect.DeepEqual(got[:2], want) {
-		t.Errorf("parsed %q", got)
+	callSchema := b.schema.child(0).child(0)
+	var fields []string
+	for k := 0; k < int(callSchema.nChildren); k++ {
+		fields = append(fields, cString(callSchema.child(k).name)+":"+cString(callSchema.child(k).format))
 	}
-	if s, _ := got[2].(string); !strings.Contains(s, `"error":"malformed tool call`) || !strings.Contains(s, `"id":"c2_0"`) {
-		t.Errorf("malformed call %q", got[2])
+	if want := []string{"id:u", "name:u", "arguments:u", "error:u"}; !reflect.DeepEqual(fields, want) {
+		t.Fatalf("call fields %q, want %q", fields, want)
+	}
+	listed := b.column(0)
+	offs := unsafe.Slice((*int32)(unsafe.Slice(listed.buffers, listed.nBuffers)[1]), 4)
+	if got := []int32{offs[0], offs[1], offs[2], offs[3]}; !reflect.DeepEqual(got, []int32{0, 1, 1, 2}) {
+		t.Fatalf("call offsets %v", got)
+	}
+	calls := listed.child(0)
+	cols := make([][]any, 4)
+	for k := range cols {
+		cols[k] = columnValues(utf8Values(calls.child(k)))
+	}
+	want := [][]any{{"c0_0", "c2_0"}, {"f", ""}, {`{"a":2,"x":"1"}`, `{}`}}
+	if !reflect.DeepEqual(cols[:3], want) {
+		t.Errorf("calls %q, want %q", cols[:3], want)
+	}
+	if s, _ := cols[3][1].(string); cols[3][0] != nil || !strings.HasPrefix(s, "malformed tool call") {
+		t.Errorf("errors %q", cols[3])
+	}
+	more := b.column(1)
+	if m := unsafe.Slice((*uint8)(unsafe.Slice(more.buffers, more.nBuffers)[1]), 3); m[0]|m[1]|m[2] != 0 {
+		t.Errorf("more %v", m)
 	}
 	b.release(t)
 	for _, tt := range []struct{ spec, want string }{

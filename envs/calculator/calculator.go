@@ -70,11 +70,12 @@ func DefaultConfig() Config {
 
 // Env is the calculator_arithmetic environment.
 type Env struct {
-	cfg    Config
-	format toolcall.Format
-	tasks  *reasoninggym.Env
-	tool   core.ToolDefinition
-	system *string // the conversation's system message (nil: none)
+	cfg     Config
+	format  toolcall.Format
+	tasks   *reasoninggym.Env
+	tool    core.ToolDefinition
+	system  *string // the conversation's system message (nil: none)
+	example string  // exampleCall as format writes it, shown by Prompt
 }
 
 // New builds the environment cfg describes.
@@ -118,7 +119,8 @@ func New(cfg core.EnvConfig) (*Env, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: task %s: %w", Name, c.Task, err)
 	}
-	return &Env{cfg: c, format: format, tasks: tasks, tool: Tool(), system: cfg.SystemMessage}, nil
+	return &Env{cfg: c, format: format, tasks: tasks, tool: Tool(), system: cfg.SystemMessage,
+		example: format.Render(exampleCall())}, nil
 }
 
 // Tool is the calculator's definition; Parameters is its JSON schema.
@@ -162,7 +164,7 @@ func exampleCall() core.ToolCall {
 // Prompt is the first user turn of a task whose question is question; it
 // shows an example call as the configured format writes it.
 func (e *Env) Prompt(question string) string {
-	return question + "\n\nYou can use a calculator. To call it, write\n" + e.format.Render(exampleCall()) +
+	return question + "\n\nYou can use a calculator. To call it, write\n" + e.example +
 		"\nand its result comes back in " + toolcall.ResponseOpenTag + toolcall.ResponseCloseTag +
 		" tags. It supports + - * /, ** for powers, and parentheses. You may call it up to " +
 		strconv.Itoa(e.cfg.MaxToolCalls) + " times. Give your final answer in <answer></answer> tags."

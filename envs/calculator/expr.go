@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"strconv"
 	"strings"
 )
 
@@ -322,6 +323,10 @@ func (p *parser) number() (*big.Rat, error) {
 	if digits > MaxDigits {
 		p.pos = start
 		return nil, p.errorf("number with more than %d digits", MaxDigits)
+	}
+	if dots == 0 && digits <= 18 { // an int64: no string parsing nor normalising by big.Rat
+		n, _ := strconv.ParseInt(lit, 10, 64)
+		return new(big.Rat).SetInt64(n), nil
 	}
 	v, ok := new(big.Rat).SetString(lit)
 	if !ok {

@@ -99,7 +99,7 @@ type collector struct {
 func (c *collector) full() bool { return len(c.calls) == c.limit }
 
 // id is the id of the next call.
-func (c *collector) id() string { return fmt.Sprintf("%s%d", c.prefix, len(c.calls)) }
+func (c *collector) id() string { return c.prefix + strconv.Itoa(len(c.calls)) }
 
 // ok adds a well-formed call.
 func (c *collector) ok(name string, args map[string]any) {
@@ -121,10 +121,62 @@ func (c *collector) add(call Call) {
 // callObject decodes a JSON object {"name": ..., argKey: {...}} (argKey
 // the first of argKeys the object holds), the form of a call in the
 // JSON-based formats; where names the format's block in errors.
-func callObject(raw json.RawMessage, where string, argKeys ...string) Call {
+func callObject(raw string, where string, argKeys ...string) Call {
+	c := callMembersOf(raw, where, argKeys)
+	if c.Call.Arguments == nil {
+		c.Call.Arguments = map[string]any{}
+	}
+	return c
+}
+
+// callMembersOf is callObject, the arguments nil where the object gives none.
+func callMembersOf(raw string, where string, argKeys []string) Call {
+	var c Call
+	var name, nameRaw string
+	argRaws := make([]string, len(argKeys))
+	held := 0 // a bit per argKeys entry the object holds
+	ok := members(raw, func(key, value string) {
+		if key == "name" {
+			nameRaw = value
+			return
+		}
+		for i, k := range argKeys {
+			if key == k {
+				argRaws[i], held = value, held|1<<i
+			}
+		}
+	})
+	if !ok {
+		return callObjectSlow(raw, where, argKeys...)
+	}
+	if nameRaw != "" && nameRaw[0] == '"' {
+		name, _, _ = readString(nameRaw, 0)
+	}
+	if name == "" {
+		c.Err = "malformed tool call: the JSON object has no \"name\""
+		return c
+	}
+	c.Call.Name = name
+	for i := range argKeys {
+		if held&(1<<i) != 0 {
+			args, err := argumentsOf(argRaws[i])
+			if err != nil {
+				c.Err = err.Error()
+				return c
+			}
+			c.Call.Arguments = args
+			break
+		}
+	}
+	return c
+}
+
+// callObjectSlow is callObject through encoding/json, for a raw that is not
+// a well-formed object.
+func callObjectSlow(raw string, where string, argKeys ...string) Call {
 	c := Call{Call: core.ToolCall{Arguments: map[string]any{}}}
 	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
+	if err := json.Unmarshal([]byte(raw), &obj); err != nil || obj == nil {
 		c.Err = fmt.Sprintf("malformed tool call: %s is not a JSON object {\"name\": ..., \"%s\": {...}}",
 			where, argKeys[0])
 		return c
@@ -149,15 +201,19 @@ func callObject(raw json.RawMessage, where string, argKeys ...string) Call {
 	return c
 }
 
-// nextValue decodes the JSON value at the start of s (after spaces): the
-// value and the rest of s after it.
-func nextValue(s string) (json.RawMessage, string, error) {
+// nextValue reads the JSON value at the start of s (after spaces): the
+// value's text and the rest of s after it.
+func nextValue(s string) (string, string, error) {
+	i := skipSpace(s, 0)
+	if end, ok := skipValue(s, i, 0); ok {
+		return s[i:end], s[end:], nil
+	}
 	dec := json.NewDecoder(strings.NewReader(s))
 	var raw json.RawMessage
 	if err := dec.Decode(&raw); err != nil {
-		return nil, s, err
+		return "", s, err
 	}
-	return raw, s[dec.InputOffset():], nil
+	return string(raw), s[dec.InputOffset():], nil
 }
 
 // arguments reads the JSON object at the start of s (after spaces) as a
@@ -167,7 +223,7 @@ func arguments(s string) (map[string]any, string, error) {
 	if err != nil {
 		return nil, s, fmt.Errorf("the arguments are not a JSON object (%v)", err)
 	}
-	args, err := Arguments(raw)
+	args, err := argumentsOf(raw)
 	if err != nil {
 		return nil, rest, err
 	}
@@ -275,12 +331,15 @@ type Parsed struct {
 	More  bool
 }
 
-// ParseTexts reads each of texts in format f, at most limit calls each;
-// the calls of text k have ids idPrefix + k + "_" + position.
+// ParseTexts reads each of texts in format f, at most limit calls each,
+// in parallel for a large batch; the calls of text k have ids idPrefix + k
+// + "_" + position.
 func ParseTexts(f Format, texts []string, idPrefix string, limit int) []Parsed {
 	out := make([]Parsed, len(texts))
-	for k, t := range texts {
-		out[k].Calls, out[k].More = f.Parse(t, idPrefix+strconv.Itoa(k)+"_", limit)
-	}
+	core.ParallelFor(len(texts), func(lo, hi int) {
+		for k := lo; k < hi; k++ {
+			out[k].Calls, out[k].More = f.Parse(texts[k], idPrefix+strconv.Itoa(k)+"_", limit)
+		}
+	})
 	return out
 }

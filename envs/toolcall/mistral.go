@@ -36,9 +36,9 @@ func (mistral) Parse(text, idPrefix string, limit int) ([]Call, bool) {
 		rest = strings.TrimLeft(rest[i+len(ToolCallsTag):], " \t\r\n")
 		if strings.HasPrefix(rest, "[") && !strings.HasPrefix(rest, argsTag) && !strings.HasPrefix(rest, callIDTag) { // a JSON array
 			raw, after, err := nextValue(rest)
-			var items []json.RawMessage
+			var items []string
 			if err == nil {
-				err = json.Unmarshal(raw, &items)
+				items, err = arrayItems(raw)
 			}
 			if err != nil {
 				c.fail("", ToolCallsTag+" is not followed by a JSON array of {\"name\": ..., \"arguments\": {...}} ("+
@@ -85,6 +85,23 @@ func (mistral) Parse(text, idPrefix string, limit int) ([]Call, bool) {
 		c.ok(name, args)
 		rest = after
 	}
+}
+
+// arrayItems is the raw items of raw, a JSON value that starts with "[",
+// or json.Unmarshal's error.
+func arrayItems(raw string) ([]string, error) {
+	if items, ok := elements(raw); ok {
+		return items, nil
+	}
+	var items []json.RawMessage
+	if err := json.Unmarshal([]byte(raw), &items); err != nil {
+		return nil, err
+	}
+	out := make([]string, len(items))
+	for i, it := range items {
+		out[i] = string(it)
+	}
+	return out, nil
 }
 
 // Render writes [TOOL_CALLS][{"name": ..., "arguments": {...}}], the form

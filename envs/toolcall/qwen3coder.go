@@ -1,7 +1,6 @@
 package toolcall
 
 import (
-	"encoding/json"
 	"sort"
 	"strings"
 
@@ -141,13 +140,8 @@ func qcStrip(v string) string {
 
 // qcValue is a parameter's value: the JSON value v holds, or v itself.
 func qcValue(v string) any {
-	dec := json.NewDecoder(strings.NewReader(v))
-	dec.UseNumber()
-	var x any
-	if err := dec.Decode(&x); err != nil {
-		return v
-	}
-	if strings.TrimSpace(v[dec.InputOffset():]) != "" {
+	x, end, ok := readValue(v, skipSpace(v, 0), 0)
+	if !ok || strings.TrimSpace(v[end:]) != "" {
 		return v
 	}
 	return x

@@ -9,10 +9,11 @@
 package toolcall
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/llenvs/llenvs-go/core"
 )
@@ -36,6 +37,9 @@ type Call struct {
 // more reports that text holds further calls. Call ids are idPrefix
 // followed by the call's position ("call_1_0", ...).
 func Parse(text string, idPrefix string, limit int) (calls []Call, more bool) {
+	if n := strings.Count(text, OpenTag); n > 0 {
+		calls = make([]Call, 0, min(n, limit))
+	}
 	rest := text
 	for {
 		i := strings.Index(rest, OpenTag)
@@ -46,7 +50,7 @@ func Parse(text string, idPrefix string, limit int) (calls []Call, more bool) {
 			return calls, true
 		}
 		rest = rest[i+len(OpenTag):]
-		id := fmt.Sprintf("%s%d", idPrefix, len(calls))
+		id := idPrefix + strconv.Itoa(len(calls))
 		j := strings.Index(rest, CloseTag)
 		if j < 0 {
 			calls = append(calls, Call{Call: core.ToolCall{ID: id, Arguments: map[string]any{}},
@@ -60,7 +64,21 @@ func Parse(text string, idPrefix string, limit int) (calls []Call, more bool) {
 
 // decode reads the JSON object of one <tool_call> block.
 func decode(id, body string) Call {
-	c := Call{Call: core.ToolCall{ID: id, Arguments: map[string]any{}}}
+	c := Call{Call: core.ToolCall{ID: id}}
+	if name, args, ok := callMembers(body); ok {
+		c = named(c, name, args)
+	} else {
+		c = decodeSlow(c, body)
+	}
+	if c.Call.Arguments == nil {
+		c.Call.Arguments = map[string]any{}
+	}
+	return c
+}
+
+// decodeSlow completes c with the call in body through encoding/json, for
+// a body that callMembers cannot read.
+func decodeSlow(c Call, body string) Call {
 	var raw struct {
 		Name      *string         `json:"name"`
 		Arguments json.RawMessage `json:"arguments"`
@@ -68,7 +86,7 @@ func decode(id, body string) Call {
 	// json.Unmarshal reads a body that is one object exactly as the decoder below does, without its
 	// buffers; the decoder runs only to say what is wrong with one that is not.
 	if json.Unmarshal([]byte(body), &raw) == nil {
-		return named(c, raw.Name, raw.Arguments)
+		return named(c, raw.Name, string(raw.Arguments))
 	}
 	dec := json.NewDecoder(strings.NewReader(body))
 	dec.UseNumber()
@@ -81,17 +99,56 @@ func decode(id, body string) Call {
 		c.Err = "malformed tool call: extra text after the JSON object inside " + OpenTag
 		return c
 	}
-	return named(c, raw.Name, raw.Arguments)
+	return named(c, raw.Name, string(raw.Arguments))
+}
+
+// callMembers reads body as json.Unmarshal reads it into a struct of a
+// *string "name" and a raw "arguments", when body is an object whose
+// members need nothing of encoding/json's (no key that matches only by
+// case folding, a name that is a string or null); ok is false otherwise.
+func callMembers(body string) (name *string, args string, ok bool) {
+	unsure := false
+	ok = members(body, func(key, raw string) {
+		switch key {
+		case "name":
+			switch {
+			case raw == "null":
+				name = nil
+			case raw[0] == '"':
+				s, _, _ := readString(raw, 0)
+				name = &s
+			default: // a type error, told by encoding/json
+				unsure = true
+			}
+		case "arguments":
+			args = raw
+		default:
+			unsure = unsure || foldsToField(key)
+		}
+	})
+	return name, args, ok && !unsure
+}
+
+// foldsToField reports whether encoding/json might match key, which is
+// neither, to the field "name" or "arguments" (it folds case, Unicode's
+// included).
+func foldsToField(key string) bool {
+	for i := 0; i < len(key); i++ {
+		if key[i] >= utf8.RuneSelf {
+			return true
+		}
+	}
+	return strings.EqualFold(key, "name") || strings.EqualFold(key, "arguments")
 }
 
 // named completes c, a call read from a well-formed JSON object, with its name and arguments.
-func named(c Call, name *string, arguments json.RawMessage) Call {
+func named(c Call, name *string, arguments string) Call {
 	if name == nil || *name == "" {
 		c.Err = "malformed tool call: the JSON object has no \"name\""
 		return c
 	}
 	c.Call.Name = *name
-	args, err := Arguments(arguments)
+	args, err := argumentsOf(arguments)
 	if err != nil {
 		c.Err = err.Error()
 		return c
@@ -103,51 +160,48 @@ func named(c Call, name *string, arguments json.RawMessage) Call {
 // Arguments decodes a call's arguments: a JSON object, or a string that
 // holds one (the OpenAI wire form); absent or null is no arguments.
 func Arguments(raw json.RawMessage) (map[string]any, error) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return map[string]any{}, nil
-	}
-	if raw[0] == '"' {
-		var s string
-		if err := json.Unmarshal(raw, &s); err != nil {
-			return nil, fmt.Errorf("invalid arguments: %v", err)
-		}
-		raw = json.RawMessage(s)
-	}
-	var args map[string]any
-	if !hasNumber(raw) { // without numbers, UseNumber changes nothing: decode without the decoder's buffers
-		if json.Unmarshal(raw, &args) == nil && args != nil {
-			return args, nil
-		}
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	if err := dec.Decode(&args); err != nil || args == nil {
-		return nil, fmt.Errorf("invalid arguments: \"arguments\" must be a JSON object, got %.60s", string(raw))
-	}
-	return args, nil
+	return argumentsOf(string(raw))
 }
 
-// hasNumber reports whether the JSON text raw holds a number outside its strings.
-func hasNumber(raw []byte) bool {
-	in, esc := false, false
-	for _, c := range raw {
-		switch {
-		case in:
-			if esc {
-				esc = false
-			} else if c == '\\' {
-				esc = true
-			} else if c == '"' {
-				in = false
-			}
-		case c == '"':
-			in = true
-		case c == '-' || (c >= '0' && c <= '9'):
-			return true
+// argumentsOf is Arguments of the JSON text raw.
+func argumentsOf(raw string) (map[string]any, error) {
+	raw = strings.TrimSpace(raw)
+	if len(raw) == 0 || raw == "null" {
+		return map[string]any{}, nil
+	}
+	text := raw
+	if raw[0] == '"' {
+		s, end, ok := readString(raw, 0)
+		if !ok || end != len(raw) {
+			return argumentsSlow(raw)
+		}
+		text = s
+	}
+	if i := skipSpace(text, 0); i < len(text) && text[i] == '{' {
+		if v, _, ok := readObject(text, i, 1); ok {
+			return v.(map[string]any), nil
 		}
 	}
-	return false
+	return argumentsSlow(raw)
+}
+
+// argumentsSlow is argumentsOf of a trimmed, non-empty raw through
+// encoding/json, for its errors.
+func argumentsSlow(raw string) (map[string]any, error) {
+	if raw[0] == '"' {
+		var s string
+		if err := json.Unmarshal([]byte(raw), &s); err != nil {
+			return nil, fmt.Errorf("invalid arguments: %v", err)
+		}
+		raw = s
+	}
+	var args map[string]any
+	dec := json.NewDecoder(strings.NewReader(raw))
+	dec.UseNumber()
+	if err := dec.Decode(&args); err != nil || args == nil {
+		return nil, fmt.Errorf("invalid arguments: \"arguments\" must be a JSON object, got %.60s", raw)
+	}
+	return args, nil
 }
 
 // Response renders one tool result as the model reads it:

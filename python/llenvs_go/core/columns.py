@@ -113,9 +113,9 @@ def read_texts(array: Any) -> list[str | None]:
     return out
 
 
-def call_texts(entry_point: str, spec: bytes, texts: Any, needs: str) -> list[list[str | None]]:
-    """Call ``llenvs_extract_texts`` or ``llenvs_clean_texts`` (``entry_point``) with ``spec`` (JSON) on
-    ``texts``, which cross as ``"surrogatepass"`` bytes, and return the batch's columns, read in place.
+def call_on_texts(entry_point: str, spec: bytes, texts: Any, needs: str) -> BatchSlot:
+    """Call ``entry_point`` (``llenvs_extract_texts``, ``llenvs_clean_texts``, ``llenvs_parse_tool_calls``)
+    with ``spec`` (JSON) on ``texts``, which cross as ``"surrogatepass"`` bytes: the batch it filled.
 
     A text that is not a str is a TypeError naming the caller (``needs``: ``"extract"``, ``"a cleaner"``).
     """
@@ -134,6 +134,12 @@ def call_texts(entry_point: str, spec: bytes, texts: Any, needs: str) -> list[li
     data = _native.take_buffer(out, out_len)
     if rc != _native.OK:
         _native.raise_for(rc, data)
+    return slot
+
+
+def call_texts(entry_point: str, spec: bytes, texts: Any, needs: str) -> list[list[str | None]]:
+    """:func:`call_on_texts`, and the batch's utf8 columns, read in place."""
+    slot = call_on_texts(entry_point, spec, texts, needs)
     try:
         return [read_texts(slot.array.children[i]) for i in range(slot.array.n_children)]
     finally:

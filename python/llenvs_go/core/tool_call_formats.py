@@ -9,6 +9,9 @@ the parsing and the detection run in Go.
 
 from __future__ import annotations
 
+import bisect
+import functools
+import itertools
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -94,7 +97,8 @@ def parse_tool_calls(texts: str | Sequence[str], format: str = "hermes", *, id_p
 
     For a tool environment written in Python that takes text actions: a malformed call comes back as a call
     with an entry in ``errors`` (never an exception), to answer as a tool error the model sees. The texts
-    cross as columns (``llenvs_parse_tool_calls``, one call into Go for the batch).
+    cross as columns (``llenvs_parse_tool_calls``, one call into Go for the batch), and so do the calls: their
+    ids, names, arguments (one JSON object each, decoded in one ``json.loads``) and errors.
 
     Args:
         texts: one text (gives one result) or a list of them (gives a list, read in one call into Go).
@@ -111,11 +115,29 @@ def parse_tool_calls(texts: str | Sequence[str], format: str = "hermes", *, id_p
     if isinstance(limit, bool) or not isinstance(limit, int):
         raise TypeError(f"limit must be an int, got {type(limit).__name__}")
     spec = json.dumps({"format": format, "id_prefix": str(id_prefix), "limit": limit}).encode()
-    (column,) = _columns.call_texts("llenvs_parse_tool_calls", spec, items, "parse_tool_calls")
-    out = []
-    for parsed in column:
-        r = json.loads(parsed)  # type: ignore[arg-type]  # the column has no nulls
-        calls = tuple(ToolCall(id=c["id"], name=c["name"], arguments=c["arguments"]) for c in r["calls"])
-        errors = {c["id"]: c["error"] for c in r["calls"] if c["error"] is not None}
-        out.append(ParsedToolCalls(calls=calls, errors=errors, more=bool(r["more"])))
+    batch = _columns.call_on_texts("llenvs_parse_tool_calls", spec, items, "parse_tool_calls").take(_parsed_schema())
+    listed, more = batch.column(0), batch.column(1).to_pylist()
+    fields = listed.values
+    ids, errs = fields.field(0).to_pylist(), fields.field(3)
+    # All the calls' arguments in one json.loads: the column holds one JSON object per call.
+    arguments = json.loads("[" + ",".join(fields.field(2).to_pylist()) + "]")
+    calls = list(map(ToolCall, ids, fields.field(1).to_pylist(), arguments))
+    ends = listed.offsets.to_pylist()
+    errors: list[dict[str, str]] = [{} for _ in items]
+    if errs.null_count < len(errs):  # the malformed calls: an error is never empty
+        messages = errs.to_pylist()
+        for j in itertools.compress(range(len(messages)), messages):
+            errors[bisect.bisect_right(ends, j) - 1][ids[j]] = messages[j]
+    grouped = [tuple(calls[a:b]) for a, b in zip(ends, ends[1:], strict=False)]
+    out = list(map(ParsedToolCalls, grouped, errors, map(bool, more)))
     return out[0] if one else out
+
+
+@functools.cache
+def _parsed_schema() -> Any:
+    """The schema of ``llenvs_parse_tool_calls``' batch (``capi/extract_call.go``, ``parsedBatch``)."""
+    import pyarrow as pa
+
+    call = pa.struct([("id", pa.utf8()), ("name", pa.utf8()), ("arguments", pa.utf8()), ("error", pa.utf8())])
+    return pa.schema([("calls", pa.list_(call)), ("more", pa.uint8())])
+

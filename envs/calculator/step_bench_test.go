@@ -1,0 +1,48 @@
+package calculator
+
+import (
+	"testing"
+
+	"github.com/llenvs/llenvs-go/core"
+	"github.com/llenvs/llenvs-go/envs/toolcall"
+)
+
+// BenchmarkEpisode is an episode of scripts/bench_tool_episodes.py per
+// format: reset, one call of the calculator, then the right answer.
+func BenchmarkEpisode(b *testing.B) {
+	for _, name := range toolcall.Names() {
+		f, _ := toolcall.FormatByName(name)
+		seed, size := int64(11), int64(2000)
+		env, err := New(core.EnvConfig{Name: Name, Adapter: "native", Seed: &seed, Size: &size,
+			Params: map[string]any{"tool_call_format": name, "max_turns": int64(4)}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		calls, answers := make([]string, size), make([]string, size)
+		for i := range calls {
+			ent, _ := env.tasks.Entry(i)
+			call := f.Render(core.ToolCall{Name: ToolName, Arguments: map[string]any{"expression": "12 * (3 + 4)"}})
+			if name == toolcall.Llama3JSON {
+				call = toolcall.PythonTag + call
+			}
+			calls[i] = "I will use the calculator.\n" + call
+			answers[i] = "<answer>" + ent.Answer + "</answer>"
+		}
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				k := i % int(size)
+				start, err := env.Reset(core.ResetRequest{TaskIndex: k})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := start.Episode.Step(core.Action{Text: &calls[k]}); err != nil {
+					b.Fatal(err)
+				}
+				if _, err := start.Episode.Step(core.Action{Text: &answers[k]}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
