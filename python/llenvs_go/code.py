@@ -301,3 +301,69 @@ def capabilities() -> dict[str, Any]:
     """What the sandbox can do on this machine: ``user_namespaces``, ``seccomp``, ``problem`` (why not),
     ``kernel`` and ``runs_as``."""
     return dict(_capabilities())
+
+
+class PythonTool:
+    """A ``python`` tool that runs the model's code in the sandbox: an llenvs ``ToolExecutor``.
+
+    Give :attr:`definition` to the model (it takes one argument, ``code``) and this object to the tool
+    environment as its executor. A run that exits 0 is a ``SUCCESS`` whose output is its stdout (and its
+    stderr, when it wrote any); any other run is an ``ERROR`` whose message says how it ended (a timeout,
+    the memory limit, the traceback of an exception), so the model sees every outcome and nothing raises.
+    :meth:`execute_batch` runs all of a turn's calls at once, in parallel.
+
+    Args:
+        sandbox: the limits of each run (a 10 s timeout, 256 MiB and 16 KiB of output by default).
+        name: the tool's name.
+    """
+
+    def __init__(self, sandbox: Sandbox | None = None, *, name: str = "python") -> None:
+        self.sandbox = sandbox if sandbox is not None else Sandbox(timeout=10.0, memory_mb=256, output_bytes=16384)
+        if not isinstance(self.sandbox, Sandbox):
+            raise TypeError(f"sandbox must be a llenvs_go.code.Sandbox, got {type(self.sandbox).__name__}")
+        self.name = name
+
+    @property
+    def definition(self) -> Any:
+        """The tool's llenvs ``ToolDefinition``."""
+        from llenvs_go.core.tools import ToolDefinition, ToolParameter, ToolParameterType
+
+        return ToolDefinition(
+            name=self.name,
+            description=("Run a Python program and get what it prints. Each call is a fresh process with no network "
+                         f"and a {self.sandbox.timeout:g} s time limit; print the values you need."),
+            parameters=(ToolParameter("code", ToolParameterType.STRING, "The Python program to run."),))
+
+    def execute(self, call: Any) -> Any:
+        """Run one call (see :meth:`execute_batch`)."""
+        return self.execute_batch((call,))[0]
+
+    def execute_batch(self, calls: Sequence[Any]) -> tuple[Any, ...]:
+        """Run the calls' programs in one sandbox batch; a result per call, in order."""
+        from llenvs_go.core.tools import ToolResult, ToolResultStatus
+
+        results: list[Any] = [None] * len(calls)
+        runnable: list[tuple[int, str]] = []
+        for k, call in enumerate(calls):
+            if call.name != self.name:
+                results[k] = ToolResult.from_error(call.id, call.name, f"Unknown tool: {call.name}",
+                                                   ToolResultStatus.INVALID_TOOL)
+            elif set(call.arguments) != {"code"} or not isinstance(call.arguments.get("code"), str):
+                results[k] = ToolResult.from_error(
+                    call.id, call.name, f"Invalid arguments for {self.name}: give exactly one argument, code "
+                    f"(a string), got {sorted(call.arguments)}", ToolResultStatus.INVALID_ARGUMENTS)
+            else:
+                runnable.append((k, call.arguments["code"]))
+        if runnable:
+            runs = self.sandbox.run_batch([source for _, source in runnable])
+            for (k, _), r in zip(runnable, runs, strict=True):
+                call = calls[k]
+                if r.ok:
+                    output = r.stdout if not r.stderr else f"{r.stdout}\n[stderr]\n{r.stderr}"
+                    results[k] = ToolResult.success(call.id, call.name, output)
+                else:
+                    why = r.reason or (f"exit status {r.exit_code}" if r.exit_code is not None else r.status)
+                    detail = r.stderr.strip() or r.stdout.strip()
+                    results[k] = ToolResult.from_error(call.id, call.name,
+                                                       f"{r.status}: {why}" + (f"\n{detail}" if detail else ""))
+        return tuple(results)

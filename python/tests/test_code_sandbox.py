@@ -386,3 +386,23 @@ def test_doctor_reports_the_sandbox():
         assert report["isolated_run"] == "ok"
     else:
         assert report["problem"]
+
+
+def test_python_tool_runs_calls_and_answers_every_outcome():
+    from llenvs_go.core.tools import ToolCall, ToolExecutor, ToolResultStatus
+
+    tool = code.PythonTool(code.Sandbox(timeout=1.0))
+    assert isinstance(tool, ToolExecutor)
+    assert tool.definition.name == "python" and tool.definition.parameters_schema()["required"] == ["code"]
+    calls = (ToolCall("a", "python", {"code": "print(6 * 7)"}),
+             ToolCall("b", "python", {"code": "raise ValueError('bad input')"}),
+             ToolCall("c", "python", {"code": "while True: pass"}),
+             ToolCall("d", "python", {"source": "print(1)"}),
+             ToolCall("e", "calculator", {"expression": "1+1"}))
+    a, b, c, d, e = tool.execute_batch(calls)
+    assert a.is_success and a.output == "42\n"
+    assert b.status is ToolResultStatus.ERROR and "ValueError: bad input" in b.error
+    assert c.status is ToolResultStatus.ERROR and c.error.startswith("timeout")
+    assert d.status is ToolResultStatus.INVALID_ARGUMENTS and "code" in d.error
+    assert e.status is ToolResultStatus.INVALID_TOOL
+    assert [r.call_id for r in (a, b, c, d, e)] == ["a", "b", "c", "d", "e"]
