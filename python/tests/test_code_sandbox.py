@@ -406,3 +406,11 @@ def test_python_tool_runs_calls_and_answers_every_outcome():
     assert d.status is ToolResultStatus.INVALID_ARGUMENTS and "code" in d.error
     assert e.status is ToolResultStatus.INVALID_TOOL
     assert [r.call_id for r in (a, b, c, d, e)] == ["a", "b", "c", "d", "e"]
+
+
+def test_readme_code_execution_snippet_runs(repo):
+    import re
+
+    blocks = re.findall(r"```python\n(.*?)```", (repo / "README.md").read_text(encoding="utf-8"), re.S)
+    (snippet,) = [b for b in blocks if "code.check_correctness(problem" in b]
+    exec(compile(snippet, "README.md", "exec"), {})
