@@ -58,7 +58,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define LLENVS_ABI_VERSION 10
+#define LLENVS_ABI_VERSION 11
 
 #define LLENVS_OK 0
 #define LLENVS_ERR_INVALID -1
@@ -180,6 +180,19 @@ int32_t llenvs_parse_tool_calls(const char *spec, size_t spec_len, const char *c
  * seconds), verdict and reason (utf8). It returns when every program has
  * ended; an error means none was run. */
 int32_t llenvs_code_run(const char *spec, size_t spec_len, const char *const *sources, const int64_t *source_lens, const char *const *stdins, const int64_t *stdin_lens, size_t n, struct ArrowSchema *schema, struct ArrowArray *array, char **out, size_t *out_len);
+/* llenvs_code_check checks n programs, codes[k], against the test cases
+ * tests[k] (as texts above: JSON {"inputs": [...], "outputs": [...],
+ * "fn_name": str or null} of stdin/stdout or call-based cases, a JSON list
+ * of assert statements, or lines that are all asserts), each test one run
+ * in the sandbox's warm pool under the spec (as llenvs_code_run's, "mode"
+ * unused). It fills schema and array with one row per program: results (a
+ * list of utf8, one verdict per test run: passed, failed, timeout, memory,
+ * output_limit, killed; stdin/stdout tests past the tenth run only when the
+ * first ten pass), total (int64, the number of tests), score (float64: 1
+ * when all pass, else prime_code's continuous score), status (utf8:
+ * correct, incorrect, timeout) and feedback (utf8). Unreadable test cases
+ * are an error naming the item, and then nothing runs. */
+int32_t llenvs_code_check(const char *spec, size_t spec_len, const char *const *codes, const int64_t *code_lens, const char *const *tests, const int64_t *test_lens, size_t n, struct ArrowSchema *schema, struct ArrowArray *array, char **out, size_t *out_len);
 int32_t llenvs_set_python_api(void *gil_ensure, void *gil_release, void *as_utf8, void *err_clear, void *tuple_item);
 int32_t llenvs_score_pytuple(uint64_t handle, const int64_t *indices, void *texts, size_t n, int32_t columns, double *totals, double *values, uint8_t *flags, struct ArrowSchema *schema, struct ArrowArray *array, char **out, size_t *out_len);
 /* One response, a Python str read in place, for a caller that holds the GIL

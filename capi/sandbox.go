@@ -8,96 +8,11 @@ import "C"
 import (
 	"context"
 	"fmt"
-	"math"
-	"sync"
-	"time"
 
+	"github.com/llenvs/llenvs-go/envs/codetests"
 	"github.com/llenvs/llenvs-go/sandbox"
 	"github.com/llenvs/llenvs-go/strictcfg"
 )
-
-// codeRunSpec is the JSON spec of llenvs_code_run: how to run every program
-// of the batch. Sizes are in bytes, times in seconds; zero means the default.
-type codeRunSpec struct {
-	Interpreter string  `json:"interpreter"`
-	Isolation   string  `json:"isolation"`
-	Concurrency int     `json:"concurrency"`
-	Mode        string  `json:"mode"`
-	Timeout     float64 `json:"timeout"`
-	CPUTime     float64 `json:"cpu_time"`
-	Memory      int64   `json:"memory"`
-	Tmpfs       int64   `json:"tmpfs"`
-	Output      int     `json:"output"`
-	FileSize    int64   `json:"file_size"`
-	Procs       int     `json:"procs"`
-	OpenFiles   int     `json:"open_files"`
-}
-
-// limits are the spec's limits over sandbox.DefaultLimits.
-func (s codeRunSpec) limits() (sandbox.Limits, error) {
-	l := sandbox.DefaultLimits()
-	dur := func(name string, v float64, into *time.Duration) error {
-		if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 || v > 3600 {
-			return fmt.Errorf("code_run: %s must be from 0 to 3600 seconds, got %v", name, v)
-		}
-		if v > 0 {
-			*into = time.Duration(v * float64(time.Second))
-		}
-		return nil
-	}
-	if err := dur("timeout", s.Timeout, &l.Wall); err != nil {
-		return l, err
-	}
-	l.CPU = l.Wall
-	if err := dur("cpu_time", s.CPUTime, &l.CPU); err != nil {
-		return l, err
-	}
-	setInt64 := func(v int64, into *int64) {
-		if v != 0 {
-			*into = v
-		}
-	}
-	setInt := func(v int, into *int) {
-		if v != 0 {
-			*into = v
-		}
-	}
-	setInt64(s.Memory, &l.MemoryBytes)
-	setInt64(s.Tmpfs, &l.TmpfsBytes)
-	setInt64(s.FileSize, &l.FileBytes)
-	setInt(s.Output, &l.OutputBytes)
-	setInt(s.Procs, &l.Procs)
-	setInt(s.OpenFiles, &l.OpenFiles)
-	return l, l.Validate()
-}
-
-// codePoolKey names a warm pool: runs with the same interpreter, isolation
-// and concurrency share one.
-type codePoolKey struct {
-	interpreter, isolation string
-	concurrency            int
-}
-
-var (
-	codePoolsMu sync.Mutex
-	codePools   = map[codePoolKey]*sandbox.Pool{}
-)
-
-func codePool(s codeRunSpec) (*sandbox.Pool, error) {
-	key := codePoolKey{s.Interpreter, s.Isolation, s.Concurrency}
-	codePoolsMu.Lock()
-	defer codePoolsMu.Unlock()
-	if p, ok := codePools[key]; ok {
-		return p, nil
-	}
-	p, err := sandbox.NewPool(sandbox.Config{Interpreter: s.Interpreter, Isolation: sandbox.Isolation(s.Isolation),
-		Concurrency: s.Concurrency})
-	if err != nil {
-		return nil, err
-	}
-	codePools[key] = p
-	return p, nil
-}
 
 // codeResultBatch is the record batch of llenvs_code_run, one row per
 // program: status, exit_code (int64, -1 for none), signal (int64),
@@ -150,7 +65,7 @@ func codeResultBatch(results []sandbox.Result) (*cColumn, error) {
 
 // llenvsgo_code_run runs the n programs sources[k] (source_lens[k] bytes),
 // each with stdin stdins[k] (stdin_lens[k] bytes), under the spec (JSON,
-// codeRunSpec), in the sandbox's warm pool, and fills schema and array with
+// sandbox.Spec), in the sandbox's warm pool, and fills schema and array with
 // codeResultBatch. Every program gets a row; an error means none ran.
 //
 //export llenvsgo_code_run
@@ -166,11 +81,11 @@ func llenvsgo_code_run(spec *C.char, specLen C.size_t, sources **C.char, sourceL
 	if err != nil {
 		return fail(fmt.Errorf("code_run spec: %w", err), out, outLen)
 	}
-	var s codeRunSpec
+	var s sandbox.Spec
 	if err := strictcfg.Decode("code_run spec", raw, &s); err != nil {
 		return fail(err, out, outLen)
 	}
-	lim, err := s.limits()
+	lim, err := s.Limits()
 	if err != nil {
 		return fail(err, out, outLen)
 	}
@@ -182,7 +97,7 @@ func llenvsgo_code_run(spec *C.char, specLen C.size_t, sources **C.char, sourceL
 	if err != nil {
 		return fail(fmt.Errorf("code_run stdins: %w", err), out, outLen)
 	}
-	pool, err := codePool(s)
+	pool, err := sandbox.SharedPool(s)
 	if err != nil {
 		return fail(err, out, outLen)
 	}
@@ -205,4 +120,104 @@ func llenvsgo_code_run(spec *C.char, specLen C.size_t, sources **C.char, sourceL
 // sandboxProbe answers llenvs_call "sandbox_probe".
 func sandboxProbe(out **C.char, outLen *C.size_t) C.int32_t {
 	return reply(sandbox.Probe(), out, outLen)
+}
+
+// codeCheckBatch is the record batch of llenvs_code_check, one row per
+// program: results (list of utf8: one verdict per test run), total
+// (int64), score (float64), status and feedback (utf8).
+func codeCheckBatch(outcomes []codetests.Outcome) (*cColumn, error) {
+	n := len(outcomes)
+	var verdicts []string
+	status, feedback := make([]string, n), make([]string, n)
+	totalCol, total := newFixedColumn[int64]("total", formatInt64, n)
+	scoreCol, score := newFixedColumn[float64]("score", formatFloat64, n)
+	for k, o := range outcomes {
+		verdicts = append(verdicts, o.Results...)
+		total[k], score[k] = int64(o.Total), o.Score()
+		status[k], feedback[k] = o.Status(), validUTF8(o.Feedback())
+	}
+	child, err := stringColumnOf("item", verdicts)
+	if err != nil {
+		totalCol.free()
+		scoreCol.free()
+		return nil, err
+	}
+	list, offsets := newListColumn("results", n, child)
+	offsets[0] = 0
+	for k, o := range outcomes {
+		offsets[k+1] = offsets[k] + int32(len(o.Results))
+	}
+	made := []*cColumn{list, totalCol, scoreCol}
+	var texts []*cColumn
+	for _, c := range []struct {
+		name   string
+		values []string
+	}{{"status", status}, {"feedback", feedback}} {
+		col, err := stringColumnOf(c.name, c.values)
+		if err != nil {
+			for _, m := range append(made, texts...) {
+				m.free()
+			}
+			return nil, err
+		}
+		texts = append(texts, col)
+	}
+	return newStructColumn("", n, append(made, texts...)...), nil
+}
+
+// llenvsgo_code_check checks the n programs codes[k] against the test cases
+// tests[k] (JSON text: {"inputs", "outputs", "fn_name"}, a list of asserts,
+// or assert lines), under the sandbox spec (JSON, sandbox.Spec), and fills
+// schema and array with codeCheckBatch. Unreadable test cases are an error
+// naming the item, and then nothing runs.
+//
+//export llenvsgo_code_check
+func llenvsgo_code_check(spec *C.char, specLen C.size_t, codes **C.char, codeLens *C.int64_t,
+	tests **C.char, testLens *C.int64_t, n C.size_t, schema *C.struct_ArrowSchema, array *C.struct_ArrowArray,
+	out **C.char, outLen *C.size_t) (rc C.int32_t) {
+	defer guard(&rc, out, outLen)
+	clearOut(out, outLen)
+	if err := needBatchSlots(schema, array); err != nil {
+		return fail(fmt.Errorf("code_check: %w", err), out, outLen)
+	}
+	raw, err := decodeObject(input(spec, specLen))
+	if err != nil {
+		return fail(fmt.Errorf("code_check spec: %w", err), out, outLen)
+	}
+	var s sandbox.Spec
+	if err := strictcfg.Decode("code_check spec", raw, &s); err != nil {
+		return fail(err, out, outLen)
+	}
+	lim, err := s.Limits()
+	if err != nil {
+		return fail(err, out, outLen)
+	}
+	srcs, err := textViews(codes, codeLens, n)
+	if err != nil {
+		return fail(fmt.Errorf("code_check codes: %w", err), out, outLen)
+	}
+	cells, err := textViews(tests, testLens, n)
+	if err != nil {
+		return fail(fmt.Errorf("code_check tests: %w", err), out, outLen)
+	}
+	suites := make([]codetests.Suite, len(cells))
+	for k, cell := range cells {
+		if suites[k], err = codetests.Parse(cell, "", ""); err != nil {
+			return fail(fmt.Errorf("code_check tests[%d]: %w", k, err), out, outLen)
+		}
+	}
+	pool, err := sandbox.SharedPool(s)
+	if err != nil {
+		return fail(err, out, outLen)
+	}
+	outcomes, err := codetests.Checker{Pool: pool, Limits: lim}.CheckBatch(context.Background(), srcs, suites)
+	if err != nil {
+		return fail(fmt.Errorf("code_check: %w", err), out, outLen)
+	}
+	batch, err := codeCheckBatch(outcomes)
+	if err != nil {
+		return fail(fmt.Errorf("code_check: %w", err), out, outLen)
+	}
+	exportBatch(batch, schema, array)
+	return statusOK
 }

@@ -166,6 +166,14 @@ int32_t llenvs_code_run(const char *spec, size_t spec_len, const char *const *so
                              (int64_t *)stdin_lens, n, schema, array, out, out_len);
 }
 
+int32_t llenvs_code_check(const char *spec, size_t spec_len, const char *const *codes, const int64_t *code_lens,
+                          const char *const *tests, const int64_t *test_lens, size_t n, struct ArrowSchema *schema,
+                          struct ArrowArray *array, char **out, size_t *out_len) {
+    if (forked) return fork_error(out, out_len);
+    return llenvsgo_code_check((char *)spec, spec_len, (char **)codes, (int64_t *)code_lens, (char **)tests,
+                               (int64_t *)test_lens, n, schema, array, out, out_len);
+}
+
 int32_t llenvs_env_reset_many(uint64_t handle, const int64_t *indices, size_t n, uint64_t *episodes,
                               struct ArrowSchema *schema, struct ArrowArray *array, char **out, size_t *out_len) {
     if (forked) return fork_error(out, out_len);

@@ -25,6 +25,10 @@ func ScoreBatch(env SingleTurn, indices []int64, texts []string, outs []Scored) 
 	for i := range outs {
 		outs[i].Values = values[i*nsig : (i+1)*nsig : (i+1)*nsig]
 	}
+	if b, ok := env.(BatchScorer); ok && b.BatchScoring() {
+		scoreWhole(b, indices, texts, outs)
+		return
+	}
 	ParallelFor(n, func(lo, hi int) { scoreRange(env, indices, texts, outs, lo, hi) })
 }
 
@@ -77,6 +81,24 @@ func scoreRange(env SingleTurn, indices []int64, texts []string, outs []Scored, 
 // out.Err, as in ScoreBatch. The index must have been checked.
 func ScoreOne(env SingleTurn, idx int, text string, out *Scored) {
 	scoreOne(env, idx, text, out)
+}
+
+// scoreWhole hands the batch to a BatchScorer; a panic fails every item
+// with it, as a panic in ScoreText fails its item.
+func scoreWhole(b BatchScorer, indices []int64, texts []string, outs []Scored) {
+	defer func() {
+		if r := recover(); r != nil {
+			for i := range outs {
+				for j := range outs[i].Values {
+					outs[i].Values[j] = 0
+				}
+				outs[i].Total = 0
+				outs[i].Extraction = extract.Extraction{}
+				outs[i].Err = fmt.Errorf("scoring the batch failed: %v", r)
+			}
+		}
+	}()
+	b.ScoreTexts(indices, texts, outs)
 }
 
 func scoreOne(env SingleTurn, idx int, text string, out *Scored) {

@@ -91,6 +91,16 @@ type Prefetcher interface {
 	Prefetch(taskIndices []int64)
 }
 
+// BatchScorer is a SingleTurn environment whose batch is scored faster
+// whole than item by item (programs run against tests: every run of the
+// batch on the sandbox pool at once). ScoreBatch hands the whole batch to
+// ScoreTexts when BatchScoring reports true.
+type BatchScorer interface {
+	BatchScoring() bool
+	// ScoreTexts is ScoreText for every item; outs' Values are sized.
+	ScoreTexts(indices []int64, texts []string, outs []Scored)
+}
+
 // TaskScorer is a SingleTurn environment that can look a task up once and
 // score texts against it afterwards without looking it up again (an
 // episode that scores many attempts at one task keeps it).

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/llenvs/llenvs-go/core"
 	"github.com/llenvs/llenvs-go/extract"
@@ -61,6 +62,15 @@ type Params struct {
 	// MetadataColumns are carried into each task's reset info, entry and
 	// item metadata, in this order.
 	MetadataColumns []string `json:"metadata_columns"`
+	// Code is the sandbox that runs programs, for scoring "code" (a
+	// sandbox.Spec, decoded strictly when the scoring is built).
+	Code map[string]any `json:"code"`
+	// EntryPointColumn and SetupColumn name the columns of HumanEval's
+	// entry point and MBPP's setup code, for scoring "code"
+	// ("entry_point" and "test_setup_code" by default; used when handed
+	// over as text).
+	EntryPointColumn string `json:"entry_point_column"`
+	SetupColumn      string `json:"setup_column"`
 	// Columns names the handed-over text columns, in the order given.
 	Columns []string `json:"columns"`
 	// MetadataValues holds the metadata columns that are not text: column
@@ -81,6 +91,7 @@ type Env struct {
 	meta      []metaColumn
 	extractor extract.Extractor
 	score     ScoreFunc
+	code      *codeScoring // for scoring "code"
 	signals   []core.SignalSpec
 }
 
@@ -114,9 +125,11 @@ func New(cfg core.EnvConfig, cols map[string]Column) (*Env, error) {
 	if err != nil {
 		return nil, err
 	}
-	score, err := Scoring(p.Scoring)
-	if err != nil {
-		return nil, err
+	var score ScoreFunc
+	if p.Scoring != CodeScoring {
+		if score, err = Scoring(p.Scoring); err != nil {
+			return nil, err
+		}
 	}
 	q, err := textColumn(cols, p.QuestionColumn, "question")
 	if err != nil {
@@ -155,6 +168,14 @@ func New(cfg core.EnvConfig, cols map[string]Column) (*Env, error) {
 	}
 	e := &Env{name: cfg.Name, params: p, questions: q.Values, answers: a.Values, truths: make([]string, n),
 		meta: meta, extractor: ex, score: score, signals: signals}
+	if p.Scoring == CodeScoring {
+		// The tests are the cell as given: no ground-truth extractor applies.
+		if e.code, err = newCodeScoring(p, q.Values, a.Values, cols); err != nil {
+			return nil, fmt.Errorf("%s: %w", cfg.Name, err)
+		}
+		copy(e.truths, e.answers)
+		return e, nil
+	}
 	fallbacks := make([]int, n)
 	core.ParallelFor(n, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
@@ -339,6 +360,10 @@ func (e *Env) ScoreText(i int, text string, out *core.Scored) {
 		out.Err = err
 		return
 	}
+	if e.code != nil {
+		e.scoreCode([]int64{int64(i)}, []string{text}, unsafe.Slice(out, 1))
+		return
+	}
 	x := e.extractor.Extract(text)
 	out.Extraction = x
 	total := 0.0
@@ -369,7 +394,13 @@ func (e *Env) StepTask(i int, a core.Action) (core.StepResult, error) {
 		return core.StepResult{}, err
 	}
 	out := core.Scored{Values: make([]float64, len(e.signals))}
-	if a.Text != nil {
+	var code codeResult
+	if a.Text != nil && e.code != nil {
+		code = e.scoreCode([]int64{int64(i)}, []string{*a.Text}, unsafe.Slice(&out, 1))[0]
+		if out.Err != nil {
+			return core.StepResult{}, out.Err
+		}
+	} else if a.Text != nil {
 		e.ScoreText(i, *a.Text, &out)
 		if out.Err != nil {
 			return core.StepResult{}, out.Err
@@ -387,8 +418,12 @@ func (e *Env) StepTask(i int, a core.Action) (core.StepResult, error) {
 	signals := make([]core.Signal, len(e.signals))
 	for j, s := range e.signals {
 		var meta map[string]any
-		switch s.Name {
-		case "correctness":
+		var feedback *string
+		switch {
+		case s.Name == "correctness" && e.code != nil:
+			meta, feedback = codeMetadata(code)
+			meta["extraction"] = extMeta
+		case s.Name == "correctness":
 			if x.Found {
 				meta = map[string]any{"extracted": extracted, "expected": expected, "extraction": extMeta,
 					"scoring": e.params.Scoring}
@@ -398,11 +433,11 @@ func (e *Env) StepTask(i int, a core.Action) (core.StepResult, error) {
 			} else {
 				meta = map[string]any{"extracted": nil, "extraction": extMeta}
 			}
-		case "format":
+		case s.Name == "format":
 			meta = map[string]any{"extraction": extMeta}
 		}
-		signals[j] = core.Signal{Name: s.Name, Type: s.Type, Reward: core.Float(out.Values[j]), Weight: s.Weight,
-			Metadata: meta}
+		signals[j] = core.Signal{Name: s.Name, Type: s.Type, Reward: core.Float(out.Values[j]), Feedback: feedback,
+			Weight: s.Weight, Metadata: meta}
 	}
 	return core.StepResult{Signals: signals, Terminated: true, ExtractedAction: extractedPtr,
 		ResolvedAction: extractedPtr,

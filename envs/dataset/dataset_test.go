@@ -117,7 +117,7 @@ func TestBuildErrors(t *testing.T) {
 		want   string
 	}{
 		{"unknown extractor", map[string]any{"ground_truth_extractor": "boxd"}, gsmColumns(), "did you mean 'boxed'?"},
-		{"unknown scoring", map[string]any{"scoring": "exactly"}, gsmColumns(), "Available: ['exact', 'math'"},
+		{"unknown scoring", map[string]any{"scoring": "exactly"}, gsmColumns(), "Available: ['code', 'exact', 'math'"},
 		{"unknown key", map[string]any{"question_colum": "q"}, gsmColumns(), "did you mean 'question_column'?"},
 		{"empty", nil, map[string]Column{"question": text(), "answer": text()}, "has no rows"},
 		{"null answer", nil, map[string]Column{"question": text("a", "b"),

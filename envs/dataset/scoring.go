@@ -1,6 +1,7 @@
 package dataset
 
 import (
+	"fmt"
 	"math"
 	"sort"
 	"strconv"
@@ -38,14 +39,16 @@ func RegisterScoring(name string, fn ScoreFunc) {
 	scorings[name] = fn
 }
 
-// ScoringNames lists every scoring name, sorted.
+// ScoringNames lists every scoring name, sorted, with CodeScoring (which
+// the environment applies itself: it is not a ScoreFunc).
 func ScoringNames() []string {
 	scoringMu.RLock()
 	defer scoringMu.RUnlock()
-	names := make([]string, 0, len(scorings))
+	names := make([]string, 0, len(scorings)+1)
 	for n := range scorings {
 		names = append(names, n)
 	}
+	names = append(names, CodeScoring)
 	sort.Strings(names)
 	return names
 }
@@ -56,6 +59,9 @@ func Scoring(name string) (ScoreFunc, error) {
 	scoringMu.RLock()
 	fn, ok := scorings[name]
 	scoringMu.RUnlock()
+	if !ok && name == CodeScoring {
+		return nil, fmt.Errorf("scoring %q runs programs against tests: only a dataset environment applies it", name)
+	}
 	if !ok {
 		return nil, strictcfg.NotFound("scoring", name, "not found", ScoringNames())
 	}

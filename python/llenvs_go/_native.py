@@ -21,11 +21,11 @@ from typing import Any
 
 from cffi import FFI
 
-ABI_VERSION = 10
+ABI_VERSION = 11
 
 # The declarations of capi/llenvs.h (tests check that the two agree).
 CDEF = """
-#define LLENVS_ABI_VERSION 10
+#define LLENVS_ABI_VERSION 11
 
 #define LLENVS_OK 0
 #define LLENVS_ERR_INVALID -1
@@ -98,6 +98,7 @@ int32_t llenvs_extract_texts(const char *spec, size_t spec_len, const char *cons
 int32_t llenvs_clean_texts(const char *spec, size_t spec_len, const char *const *texts, const int64_t *lens, size_t n, struct ArrowSchema *schema, struct ArrowArray *array, char **out, size_t *out_len);
 int32_t llenvs_parse_tool_calls(const char *spec, size_t spec_len, const char *const *texts, const int64_t *lens, size_t n, struct ArrowSchema *schema, struct ArrowArray *array, char **out, size_t *out_len);
 int32_t llenvs_code_run(const char *spec, size_t spec_len, const char *const *sources, const int64_t *source_lens, const char *const *stdins, const int64_t *stdin_lens, size_t n, struct ArrowSchema *schema, struct ArrowArray *array, char **out, size_t *out_len);
+int32_t llenvs_code_check(const char *spec, size_t spec_len, const char *const *codes, const int64_t *code_lens, const char *const *tests, const int64_t *test_lens, size_t n, struct ArrowSchema *schema, struct ArrowArray *array, char **out, size_t *out_len);
 int32_t llenvs_set_python_api(void *gil_ensure, void *gil_release, void *as_utf8, void *err_clear, void *tuple_item);
 int32_t llenvs_score_pytuple(uint64_t handle, const int64_t *indices, void *texts, size_t n, int32_t columns, double *totals, double *values, uint8_t *flags, struct ArrowSchema *schema, struct ArrowArray *array, char **out, size_t *out_len);
 int32_t llenvs_score_one(uint64_t handle, int64_t index, void *text, void *result);

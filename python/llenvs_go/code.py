@@ -145,6 +145,10 @@ class Sandbox:
             "file_size": self.file_size_mb << 20, "procs": self.procs, "open_files": self.open_files,
         }).encode()
 
+    def check_isolation(self) -> None:
+        """Raise RuntimeError, saying what to change, when this kernel cannot give the isolation asked for."""
+        _check_isolation(self.isolation)
+
     def run(self, source: str, *, stdin: str = "") -> RunResult:
         """Run one program (as ``__main__``, from ``main.py`` in its working directory) and say how it ended."""
         return self.run_batch([source], stdins=[stdin])[0]
@@ -174,11 +178,7 @@ def _run(spec: bytes, sources: Sequence[str], stdins: Sequence[str] | None) -> l
         raise ValueError(f"stdins has {len(stdins)} items for {len(sources)} sources")
     if not sources:
         return []
-    if json.loads(spec)["isolation"] == "namespaces":
-        caps = _capabilities()
-        if not caps["user_namespaces"]:
-            raise RuntimeError(f"the code sandbox cannot isolate programs here: {caps.get('problem')}. "
-                               "Sandbox(isolation='none') runs them without isolation, for code you trust only.")
+    _check_isolation(json.loads(spec)["isolation"])
     src = _native.TextArrays(sources, "sources")
     ins = _native.TextArrays(stdins, "stdins")
     slot = BatchSlot()
@@ -199,6 +199,14 @@ def _run(spec: bytes, sources: Sequence[str], stdins: Sequence[str] | None) -> l
             cols["stdout_truncated"], cols["stderr_truncated"], cols["wall"], cols["cpu"], cols["verdict"],
             cols["reason"], strict=True)
     ]
+
+
+def _check_isolation(isolation: str) -> None:
+    if isolation == "namespaces":
+        caps = _capabilities()
+        if not caps["user_namespaces"]:
+            raise RuntimeError(f"the code sandbox cannot isolate programs here: {caps.get('problem')}. "
+                               "Sandbox(isolation='none') runs them without isolation, for code you trust only.")
 
 
 def run(source: str, *, stdin: str = "", timeout: float = 5.0, memory_mb: int = 512, **limits: Any) -> RunResult:

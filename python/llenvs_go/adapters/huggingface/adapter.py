@@ -4,6 +4,7 @@ a checked configuration and builds the :class:`HuggingFaceEnvironment`."""
 from __future__ import annotations
 
 import difflib
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -85,6 +86,7 @@ class HuggingFaceAdapter:
         system_prompt: Any = UNSET,
         prompt_template: str | None = None,
         preset: str | None | bool = None,
+        sandbox: Any = None,
         **kwargs: Any,
     ) -> HuggingFaceEnvironment:
         """Build a new environment over a question/answer dataset.
@@ -103,7 +105,11 @@ class HuggingFaceAdapter:
                 cell itself); the stripped cell when it finds nothing.
             scoring: how an extracted answer is compared with the expected
                 one: ``"numeric"`` (default), ``"exact"``,
-                ``"numeric_tolerance"``, ``"math"`` / ``"math_verify"``.
+                ``"numeric_tolerance"``, ``"math"`` / ``"math_verify"``; or
+                ``"code"``: the extracted program is run in the code sandbox
+                against the tests the answer cell holds (stdin/stdout or
+                call-based cases as JSON, a list of asserts, or HumanEval's
+                ``check`` with the ``entry_point`` column); see docs/sandbox.md.
             answer_extractor: how responses are read (``"tag_based"`` by
                 default, or the preset's): a name or an extractor object.
             extra_rewards: opt-in signals beside ``correctness``, e.g. ``("format",)``.
@@ -118,9 +124,12 @@ class HuggingFaceAdapter:
             system_prompt: the system message of dataset items; by default the
                 answer-format prompt that fits the answer extractor.
             prompt_template: optional ``{question}`` template for the user message.
-            preset: ``"gsm8k"``, ``"math"`` or ``"aime"`` to apply a preset to
-                any source; None (default) applies the one a hub name gets;
-                False applies none.
+            preset: ``"gsm8k"``, ``"math"``, ``"aime"``, ``"humaneval"``,
+                ``"mbpp"`` or ``"apps"`` to apply a preset to any source; None
+                (default) applies the one a hub name gets; False applies none.
+            sandbox: for ``scoring="code"``, a :class:`llenvs_go.code.Sandbox`
+                with the limits of every test run (default ``Sandbox()``: 5 s,
+                512 MiB, isolated); refused for other scorings.
             **kwargs: ``answer_extractor_config``, ``answer_extractors``,
                 ``pre_cleaners``, ``post_cleaners``, and for hub datasets the
                 keywords of ``datasets.load_dataset`` in :data:`LOAD_DATASET_KEYWORDS`.
@@ -189,6 +198,17 @@ class HuggingFaceAdapter:
             params["metadata_columns"] = list(metadata_columns)
         if trust_remote_code:
             params["trust_remote_code"] = True
+        if params["scoring"] == "code":
+            from llenvs_go.code import Sandbox
+
+            box = Sandbox() if sandbox is None else sandbox
+            if not isinstance(box, Sandbox):
+                raise TypeError(f"sandbox must be a llenvs_go.code.Sandbox, got {type(box).__name__}")
+            box.check_isolation()
+            params["code"] = {k: v for k, v in json.loads(box._spec("main")).items() if k != "mode"}
+        elif sandbox is not None:
+            raise ValueError(f"sandbox= applies to scoring='code' only (this environment's scoring is "
+                             f"{params['scoring']!r})")
         load_kwargs = {k: kwargs.pop(k) for k in list(kwargs) if k in LOAD_DATASET_KEYWORDS}
         if self.cache_dir is not None and "cache_dir" not in load_kwargs and not in_memory:
             load_kwargs["cache_dir"] = self.cache_dir

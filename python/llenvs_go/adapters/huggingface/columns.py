@@ -66,5 +66,6 @@ def prepare_columns(table: Any, params: dict[str, Any]) -> Any:
     for name in meta:
         if name not in available:
             raise ValueError(missing_column_message("Metadata", name, available))
-    keep = list(dict.fromkeys([q, a, *meta]))
+    extra = [c for c in ("entry_point", "test_setup_code") if c in available] if params.get("scoring") == "code" else []
+    keep = list(dict.fromkeys([q, a, *meta, *extra]))
     return table.select(keep)

@@ -100,6 +100,8 @@ class HuggingFaceEnvironment(NativeEnvironment):
         go["split"] = go["split"] or ""
         if p.get("metadata_columns"):
             go["metadata_columns"] = list(p["metadata_columns"])
+        if p.get("code") is not None:
+            go["code"] = p["code"]
         out = {k: v for k, v in c.items() if k not in ("params", "size", "seed")}
         out["name"] = p.get("dataset_name") or c["name"]
         out["params"] = go

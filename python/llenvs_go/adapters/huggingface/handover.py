@@ -18,8 +18,17 @@ def hand_over(go_config: dict[str, Any], table: Any) -> tuple[int, dict[str, Any
     params = dict(go_config["params"])
     q, a = params["question_column"], params["answer_column"]
     arrays: list[tuple[str, Any]] = [(q, text_array(table.column(q), q, "question"))]
+    code = params.get("scoring") == "code"
     if a != q:
-        arrays.append((a, text_array(table.column(a), a, "answer")))
+        col = table.column(a)
+        if code and (pa.types.is_list(col.type) or pa.types.is_large_list(col.type) or pa.types.is_struct(col.type)):
+            col = pa.array([None if v is None else json.dumps(v) for v in col.to_pylist()], type=pa.large_string())
+        arrays.append((a, text_array(col, a, "answer")))
+    if code:
+        # HumanEval's entry point and MBPP's setup code, which the tests need beside the answer cell.
+        for name in ("entry_point", "test_setup_code"):
+            if name in table.column_names and name not in (q, a) and name not in (params.get("metadata_columns") or ()):
+                arrays.append((name, text_array(table.column(name), name, "metadata")))
     values: dict[str, Any] = {}
     for name in params.get("metadata_columns") or ():
         if name in (q, a):

@@ -19,7 +19,7 @@ LOAD_DATASET_KEYWORDS = ("cache_dir", "data_dir", "data_files", "download_config
 # Every keyword get_environment takes (an unknown one is refused with the nearest of these).
 OPTION_NAMES = ("split", "subset", "question_column", "answer_column", "ground_truth_extractor", "scoring",
                 "answer_extractor", "extra_rewards", "metadata_columns", "size", "seed", "streaming",
-                "trust_remote_code", "system_prompt", "prompt_template", "preset", *GO_CONFIG_KEYS,
+                "trust_remote_code", "system_prompt", "prompt_template", "preset", "sandbox", *GO_CONFIG_KEYS,
                 *LOAD_DATASET_KEYWORDS)
 # The default of the keywords whose None means something: "not given".
 UNSET: Any = object()

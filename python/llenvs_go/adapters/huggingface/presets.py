@@ -33,9 +33,14 @@ class DatasetPreset:
 _GSM8K = DatasetPreset("question", "answer", "gsm8k", "numeric", subset="main")
 _MATH = DatasetPreset("problem", "solution", "boxed", "math", answer_extractor="boxed")
 _AIME = DatasetPreset("problem", "answer", "direct", "numeric", answer_extractor="boxed", split="train")
+# Code: the answer column holds the tests; responses are read from their last code block.
+_HUMANEVAL = DatasetPreset("prompt", "test", "direct", "code", answer_extractor="code_block")
+_MBPP = DatasetPreset("text", "test_list", "direct", "code", answer_extractor="code_block", subset="full")
+_APPS = DatasetPreset("question", "input_output", "direct", "code", answer_extractor="code_block")
 
 #: The presets, by the name ``preset=`` takes.
-PRESETS: dict[str, DatasetPreset] = {"gsm8k": _GSM8K, "math": _MATH, "aime": _AIME}
+PRESETS: dict[str, DatasetPreset] = {"gsm8k": _GSM8K, "math": _MATH, "aime": _AIME, "humaneval": _HUMANEVAL,
+                                     "mbpp": _MBPP, "apps": _APPS}
 
 #: Hub names with a preset of their own (columns that differ from the family's).
 NAMED_PRESETS: dict[str, DatasetPreset] = {
@@ -50,6 +55,12 @@ NAMED_PRESETS: dict[str, DatasetPreset] = {
     "hendrycks/competition_math": _MATH,
     "EleutherAI/hendrycks_math": _MATH,
     "lighteval/MATH": _MATH,
+    "openai_humaneval": _HUMANEVAL,
+    "openai/openai_humaneval": _HUMANEVAL,
+    "mbpp": _MBPP,
+    "google-research-datasets/mbpp": _MBPP,
+    "codeparrot/apps": _APPS,
+    "BAAI/TACO": _APPS,
 }
 
 _WORD = re.compile(r"[a-z]+|\d+")
@@ -62,13 +73,18 @@ def preset_name_for(name: str) -> str | None:
     into runs of letters and of digits: ``gsm8k`` when it is exactly ``gsm8k``;
     ``aime`` when one run is ``aime``; ``math`` when one run is ``math`` or
     ``hendrycks`` (``MATH-500``, ``hendrycks_math``, ``competition_math``,
-    ``MATH-lighteval``; not ``MetaMathQA``, ``NuminaMath``). The names in
-    :data:`NAMED_PRESETS` are matched first.
+    ``MATH-lighteval``; not ``MetaMathQA``, ``NuminaMath``); ``humaneval``,
+    ``mbpp`` or ``apps`` when one run is that word (``taco`` gets ``apps``,
+    whose columns it shares). The names in :data:`NAMED_PRESETS` are matched
+    first.
     """
     base = name.rstrip("/").rsplit("/", 1)[-1].lower()
     if base == "gsm8k":
         return "gsm8k"
     words = _WORD.findall(base)
+    for word, key in (("humaneval", "humaneval"), ("mbpp", "mbpp"), ("apps", "apps"), ("taco", "apps")):
+        if word in words:
+            return key
     if "aime" in words:
         return "aime"
     if "math" in words or "hendrycks" in words:
@@ -89,6 +105,11 @@ BOXED_REASONING = "\n\n".join([
     "Think through this step by step before giving your final answer.",
     "Put your final answer in \\boxed{}.",
 ])
+CODE_SOLUTION = "\n\n".join([
+    "You are a helpful programmer.",
+    "Think through the problem before writing code.",
+    "Put your complete Python solution in a ```python code block.",
+])
 GSM8K_REASONING = "\n\n".join([
     "You are a helpful assistant.",
     "Think through this step by step before giving your final answer.",
@@ -101,11 +122,12 @@ def default_system_prompt(answer_extractor: str | None) -> str | None:
 
     ``tag_based`` (and no extractor): reasoning-gym's ``<answer>`` prompt
     (``"default"``); ``boxed``: :data:`BOXED_REASONING`; ``gsm8k``:
-    :data:`GSM8K_REASONING`; any other extractor: None (no instruction fits it).
+    :data:`GSM8K_REASONING`; ``code_block``: :data:`CODE_SOLUTION`; any other
+    extractor: None (no instruction fits it).
     """
     if answer_extractor in (None, "tag_based"):
         return "default"
-    return {"boxed": BOXED_REASONING, "gsm8k": GSM8K_REASONING}.get(answer_extractor)
+    return {"boxed": BOXED_REASONING, "gsm8k": GSM8K_REASONING, "code_block": CODE_SOLUTION}.get(answer_extractor)
 
 
 def resolve_preset(preset: Any, hub_name: str | None) -> DatasetPreset | None:
