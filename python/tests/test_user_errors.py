@@ -113,8 +113,9 @@ def test_a_mistyped_system_prompt_name_is_refused():
     from llenvs_go.core.registry import environment_registry
 
     with pytest.raises(ValueError, match=r"'defualt' is not a prompt name; did you mean 'default'\? Names: "
-                                         r"\['default', 'general_reasoning'\]"):
+                                         r"\[.*'default', .*'general_reasoning', .*'math_reasoning'") as e:
         environment_registry.get(name="leg_counting", size=5, seed=1, system_prompt="defualt")
+    assert "'think_step_by_step'" in str(e.value)  # llenvs' fragment names are prompt names too
     env = environment_registry.get(name="leg_counting", size=5, seed=1, system_prompt="Be concise.")
     from llenvs_go.integrations import DatasetProvider
 
