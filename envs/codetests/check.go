@@ -118,7 +118,7 @@ func (o Outcome) Feedback() string {
 				break
 			}
 			msg := r
-			if r == Failed && o.Errors[k] != "" {
+			if o.Errors[k] != "" {
 				msg = o.Errors[k]
 			}
 			fmt.Fprintf(&b, "\n  - test %d: %s", k+1, clipLines(msg, 300))

@@ -10,6 +10,7 @@
 package dataset
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -397,7 +398,9 @@ func (e *Env) StepTask(i int, a core.Action) (core.StepResult, error) {
 	var code codeResult
 	if a.Text != nil && e.code != nil {
 		code = e.scoreCode([]int64{int64(i)}, []string{*a.Text}, unsafe.Slice(&out, 1))[0]
-		if out.Err != nil {
+		// A program that runs out of time is the model's doing: the step reports it (status "timeout" in
+		// the signal's metadata, the feedback naming the tests) rather than failing.
+		if out.Err != nil && !(code.ran && errors.Is(out.Err, core.ErrOverBudget)) {
 			return core.StepResult{}, out.Err
 		}
 	} else if a.Text != nil {

@@ -55,7 +55,8 @@ type Config struct {
 	SubmissionExtractorConfig map[string]any `json:"submission_extractor_config"`
 	// SolvedThreshold is the best outcome reward that counts as solved.
 	SolvedThreshold float64 `json:"solved_threshold"`
-	// CodeExecution runs code in a sandbox in llenvs; only null is supported.
+	// CodeExecution must be null here: code-scored environments (dataset
+	// rows with scoring "code") are wrapped by the Python package's loop.
 	CodeExecution any `json:"code_execution"`
 	// Prompts overrides the texts of the user turns by name (llenvs'
 	// prompts): "initial" (placeholders {task}, {turns}, {submit_keyword})
@@ -88,7 +89,8 @@ func DecodeConfig(raw map[string]any) (Config, error) {
 		return c, errors.New("iterative config: summarize_history=True needs a summarising LLM, which llenvs-go does " +
 			"not run; use include_history=False to keep only the latest exchange")
 	case c.CodeExecution != nil:
-		return c, errors.New("iterative config: code_execution is not supported by llenvs-go; leave it None")
+		return c, errors.New("iterative config: code_execution applies to environments scored by running code " +
+			"(the huggingface adapter's scoring='code'), whose iterative loop the Python package runs; leave it None here")
 	}
 	for name, text := range c.Prompts {
 		if !slices.Contains(PromptNames, name) {

@@ -73,9 +73,20 @@ def is_submit(text: str, keyword: str) -> bool:
 
 def _served_by_go(env: Any) -> bool:
     """Whether ``env`` is a Go environment whose lifecycle is the library's own (the loop can then run in Go)."""
-    return (isinstance(env, NativeEnvironment) and env.backend == "native"
+    return (isinstance(env, NativeEnvironment) and env.backend == "native" and env.built_from_config
             and type(env).reset is NativeEnvironment.reset and type(env).step is NativeEnvironment.step
             and not env.python_rewards)
+
+
+def _with_code_execution(env: Any, timeout: float) -> Any:
+    """``env`` with every test run limited to ``timeout`` seconds; a ValueError when it does not run code."""
+    from llenvs_go.adapters.huggingface.environment import HuggingFaceEnvironment
+
+    if not isinstance(env, HuggingFaceEnvironment) or env.config["params"].get("scoring") != "code":
+        raise ValueError("IterativeConfig.code_execution runs the model's code against the task's tests: wrap an "
+                         "environment scored by running code (adapter='huggingface' with scoring='code', e.g. "
+                         f"preset='humaneval', 'mbpp' or 'apps'); got {env!r}")
+    return env.with_code_timeout(timeout)
 
 
 class _Progress:
@@ -138,6 +149,8 @@ class IterativeEnvironment:
         if overrides:
             cfg = IterativeConfig.from_dict({**cfg.to_dict(), **overrides,
                                              "code_execution": overrides.get("code_execution", cfg.code_execution)})
+        if cfg.code_execution is not None:
+            inner_env = _with_code_execution(inner_env, cfg.code_execution.timeout)
         spec = inner_env.spec
         if spec.is_multi_turn:
             raise ValueError(f"IterativeEnvironment wraps single-turn environments; {spec.name} is already "

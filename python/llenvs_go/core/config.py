@@ -44,9 +44,19 @@ def check_prompts(prompts: Any, where: str) -> dict[str, str]:
 
 @dataclass
 class CodeExecutionConfig:
-    """llenvs' sandboxed code execution settings for iterative environments (not supported by llenvs-go)."""
+    """llenvs' code execution settings for iterative environments: the model's code is run against the task's
+    tests in the code sandbox and the results are the next turn's feedback.
+
+    Attributes:
+        timeout: wall-clock seconds per test run (0 < timeout <= 3600).
+    """
 
     timeout: float = 30.0
+
+    def __post_init__(self) -> None:
+        t = self.timeout
+        if isinstance(t, bool) or not isinstance(t, (int, float)) or not 0 < t <= 3600:
+            raise ValueError(f"CodeExecutionConfig.timeout must be seconds in (0, 3600], got {t!r}")
 
 
 @dataclass
@@ -66,7 +76,12 @@ class IterativeConfig:
             response. When it finds nothing, the whole response is submitted.
         submission_extractor_config: that extractor's options.
         solved_threshold: the best outcome reward that counts as solved.
-        code_execution: llenvs runs code in a sandbox; only None is supported.
+        code_execution: a :class:`CodeExecutionConfig` to run the model's code
+            against the task's tests in the code sandbox, the results fed back
+            as the next turn; the wrapped environment must score by running
+            code (the huggingface adapter's ``scoring="code"``, e.g. the
+            ``humaneval``, ``mbpp`` and ``apps`` presets). Its timeout is the
+            limit of each test run.
         prompts: user-turn texts overridden by name, as llenvs'
             IterativeEnvironment takes them: ``"initial"`` (placeholders
             ``{task}``, ``{turns}``, ``{submit_keyword}``) and ``"feedback"``
@@ -107,8 +122,9 @@ class IterativeConfig:
         if self.summarize_history:
             raise ValueError("IterativeConfig: summarize_history=True needs a summarising LLM, which llenvs-go does "
                              "not run; use include_history=False to keep only the latest exchange")
-        if self.code_execution is not None:
-            raise ValueError("IterativeConfig: code_execution is not supported by llenvs-go; leave it None")
+        if self.code_execution is not None and not isinstance(self.code_execution, CodeExecutionConfig):
+            raise TypeError("IterativeConfig.code_execution must be a CodeExecutionConfig (or a mapping of its fields) "
+                            f"or None, got {type(self.code_execution).__name__}")
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> IterativeConfig:

@@ -211,6 +211,10 @@ class NativeEnvironment:
     ``EnvironmentConfig``; this class is not meant to be constructed by hand.
     """
 
+    #: Whether the Go core builds this environment from its configuration alone (a dataset environment is
+    #: built from columns handed over, so a Go loop around it cannot be made from the configuration).
+    built_from_config: bool = True
+
     def __init__(self, config: dict[str, Any], *, system_prompt: Any = "default", prompt_template: str | None = None):
         self._config = dict(config)
         # Reward functions written in Python (objects in extra_rewards) run in

@@ -48,6 +48,8 @@ class HuggingFaceEnvironment(NativeEnvironment):
     the pickle.
     """
 
+    built_from_config = False  # its rows are handed over as columns
+
     def __init__(self, config: dict[str, Any], *, system_prompt: Any = None, prompt_template: str | None = None,
                  table: Any = None, in_memory: bool = False):
         super().__init__(config, system_prompt=system_prompt, prompt_template=prompt_template)
@@ -70,6 +72,19 @@ class HuggingFaceEnvironment(NativeEnvironment):
         table = state.get("table")
         self.__init__(state["config"], system_prompt=state["system_prompt"],  # type: ignore[misc]
                       prompt_template=state["prompt_template"], table=table, in_memory=table is not None)
+
+    def with_code_timeout(self, timeout: float) -> HuggingFaceEnvironment:
+        """This environment with each test run limited to ``timeout`` seconds (for ``scoring="code"``)."""
+        config = {**self._config, "params": {**self._config["params"]}}
+        code = config["params"].get("code")
+        if code is None:
+            raise ValueError(f"{self!r} does not run code (scoring={config['params'].get('scoring')!r})")
+        if code.get("timeout") == float(timeout):
+            return self
+        config["params"]["code"] = {**code, "timeout": float(timeout), "cpu_time": 0.0}  # CPU follows the timeout
+        table = self._table if self._in_memory else None
+        return HuggingFaceEnvironment(config, system_prompt=self.system_prompt, prompt_template=self.prompt_template,
+                                      table=table, in_memory=self._in_memory)
 
     def _native(self) -> tuple[int, dict[str, Any]]:
         if self._handle is not None:
