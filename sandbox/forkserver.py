@@ -155,6 +155,26 @@ class WriteOnly:
         return False
 
 
+# The namespaces of the preludes run so far (text -> names), each made once in the server, before a fork.
+PRELUDES: dict = {}
+
+
+def prelude_names(text: str) -> dict:
+    """The names a prelude (trusted code from the Go side) defines, made once; a few are kept."""
+    names = PRELUDES.get(text)
+    if names is None:
+        limit = sys.getrecursionlimit()
+        names = {"__name__": "__main__", "__builtins__": builtins}
+        try:
+            exec(compile(text, "<prelude>", "exec"), names)
+        finally:
+            sys.setrecursionlimit(limit)
+        if len(PRELUDES) >= 8:
+            PRELUDES.clear()
+        PRELUDES[text] = names
+    return names
+
+
 def program(req: dict, source: str, verdict_fd: int) -> int:
     """Runs the untrusted source in this process; the exit status is returned."""
     verdict = None
@@ -171,7 +191,9 @@ def program(req: dict, source: str, verdict_fd: int) -> int:
             with open("main.py", "w") as f:
                 f.write(source)
             sys.argv = ["main.py"]
-            exec(compile(source, "main.py", "exec"), {"__name__": "__main__", "__builtins__": builtins})
+            names = dict(req["prelude_names"]) if "prelude_names" in req else {"__name__": "__main__",
+                                                                                 "__builtins__": builtins}
+            exec(compile(source, "main.py", "exec"), names)
     except SystemExit as e:
         code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
         if e.code is not None and not isinstance(e.code, int):
@@ -274,6 +296,14 @@ def start_run(req: dict, fds: list) -> Run | None:
     """Fork the run, in a new PID namespace; the server's own children stay in its namespace."""
     result_fd, cancel_fd = fds[4], fds[5]
     workdir = "/tmp" if ISOLATED else tempfile.mkdtemp(prefix="run-", dir=CONFIG["workdir"])
+    if req.get("prelude") and req["mode"] == "main":
+        try:
+            req["prelude_names"] = prelude_names(req["prelude"])
+        except BaseException as e:
+            os.write(result_fd, json.dumps({"error": f"sandbox: the prelude failed: {e!r}"}).encode())
+            for fd in fds:
+                os.close(fd)
+            return None
     verdict_r, verdict_w = os.pipe()
     start = time.monotonic()
     try:

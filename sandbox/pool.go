@@ -70,6 +70,12 @@ type Program struct {
 	Stdin  string
 	Mode   Mode
 	Limits Limits
+	// Prelude, in ModeMain, is trusted code (never the program's) whose
+	// names the program starts with, as if it ran first: the worker runs
+	// each distinct prelude once, before forking, and every run gets a copy
+	// of its names. Its effects beyond those names (on sys, say) are undone
+	// in the worker, so a prelude should only import and define.
+	Prelude string
 }
 
 // Result is one run's outcome. Stdout and stderr are valid UTF-8 (invalid
@@ -375,6 +381,7 @@ func (w *worker) stop() {
 // runRequest is what the fork server reads for one run.
 type runRequest struct {
 	Mode        Mode      `json:"mode"`
+	Prelude     string    `json:"prelude,omitempty"`
 	WallSeconds float64   `json:"wall_seconds"`
 	Limits      runLimits `json:"limits"`
 }
@@ -409,7 +416,7 @@ const drainGrace = 2 * time.Second
 
 func (w *worker) run(ctx context.Context, prog Program, pool *Pool) Result {
 	lim := prog.Limits
-	req, _ := json.Marshal(runRequest{Mode: prog.Mode, WallSeconds: lim.Wall.Seconds(), Limits: runLimits{
+	req, _ := json.Marshal(runRequest{Mode: prog.Mode, Prelude: prog.Prelude, WallSeconds: lim.Wall.Seconds(), Limits: runLimits{
 		Memory: lim.MemoryBytes, Procs: lim.Procs, FileSize: lim.FileBytes, OpenFiles: lim.OpenFiles,
 		CPUSeconds: lim.cpuSeconds(), Tmpfs: lim.TmpfsBytes,
 	}})

@@ -359,3 +359,39 @@ func FuzzRun(f *testing.F) {
 		}
 	})
 }
+
+// TestPrelude checks that a run starts with its prelude's names, that runs
+// get copies (one run's changes are not the next's), and that the prelude's
+// effects beyond its names stay out of other runs.
+func TestPrelude(t *testing.T) {
+	p := testPool(t)
+	lim := DefaultLimits()
+	pre := "from math import *\nimport sys\nsys.setrecursionlimit(12345)\nCOUNT = [0]\n"
+	progs := []Program{
+		{Source: "COUNT[0] += 1\nprint(floor(2.5), COUNT[0])", Mode: ModeMain, Limits: lim, Prelude: pre},
+		{Source: "COUNT[0] += 1\nprint(floor(2.5), COUNT[0])", Mode: ModeMain, Limits: lim, Prelude: pre},
+		{Source: "import sys\nprint(sys.getrecursionlimit() != 12345, 'floor' in globals())", Mode: ModeMain,
+			Limits: lim},
+	}
+	for round := 0; round < 2; round++ {
+		res, err := p.RunBatch(context.Background(), progs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []string{"2 1\n", "2 1\n", "True False\n"}
+		for k, r := range res {
+			if r.Status != StatusOK || r.Stdout != want[k] {
+				t.Errorf("round %d, run %d: %s %q (stderr %q), want ok %q", round, k, r.Status, r.Stdout, r.Stderr,
+					want[k])
+			}
+		}
+	}
+	bad, err := p.Run(context.Background(), Program{Source: "pass", Mode: ModeMain, Limits: lim, Prelude: "1/0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("a failing prelude: %s, %q", bad.Status, bad.Reason)
+	if bad.Status != StatusKilled && bad.Status != StatusError {
+		t.Errorf("a failing prelude: status %s (%s)", bad.Status, bad.Reason)
+	}
+}

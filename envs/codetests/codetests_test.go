@@ -211,6 +211,8 @@ func TestCheckBatch(t *testing.T) {
 		{"call based", "class Solution:\n    def add(self, a, b):\n        return a + b\n",
 			must(`{"fn_name": "add", "inputs": ["1\n2", "3\n4"], "outputs": ["3", "[7]"]}`, "", ""),
 			[]string{Passed, Passed}, "correct", ""},
+		{"call based sees the prelude's names", "def total(nums: List[int]) -> int:\n    return sum(nums)\n",
+			must(`{"fn_name": "total", "inputs": ["[1, 2]"], "outputs": ["3"]}`, "", ""), []string{Passed}, "correct", ""},
 		{"asserts with setup", "def f(x):\n    return x + K\n",
 			Suite{Format: FormatAsserts, Asserts: []string{"assert f(1) == 2", "assert f(2) == 4"}, Setup: "K = 1"},
 			[]string{Passed, Failed}, "incorrect", "test 2: AssertionError"},

@@ -17,7 +17,8 @@ var (
 		"statistics", "itertools", "functools", "operator", "io", "sys", "json"}
 )
 
-// Prelude is the text put before every FormatIO program.
+// Prelude gives every FormatIO program its names (the sandbox makes them
+// once per worker), and recursionLimit is put before its source.
 var Prelude = func() string {
 	var b strings.Builder
 	for _, m := range starModules {
@@ -26,19 +27,22 @@ var Prelude = func() string {
 	for _, m := range plainModules {
 		b.WriteString("import " + m + "\n")
 	}
-	b.WriteString("sys.setrecursionlimit(6*10**5)\n")
 	return b.String()
 }()
 
-// callHarness runs a call-based test: the arguments are one JSON value per
-// stdin line, the program's own output is swallowed, and the returned value
-// is written as JSON.
+const recursionLimit = "sys.setrecursionlimit(6*10**5)\n"
+
+// callHarness runs a call-based test: the solution runs in a namespace of
+// the prelude's names (prime_code puts its imports before the solution),
+// the arguments are one JSON value per stdin line, the program's own output
+// is swallowed, and the returned value is written as JSON.
 const callHarness = `
+_llenvs_namespace = {k: v for k, v in globals().items() if not k.startswith("_llenvs_")}
+_llenvs_namespace["__name__"] = "solution"
 import io as _llenvs_io, json as _llenvs_json, sys as _llenvs_sys
 _llenvs_stdout = _llenvs_sys.stdout
 _llenvs_args = [_llenvs_json.loads(line) for line in _llenvs_sys.stdin.read().split("\n")]
 _llenvs_sys.stdout = _llenvs_io.StringIO()
-_llenvs_namespace = {"__name__": "solution"}
 exec(compile(@SOURCE@, "solution.py", "exec"), _llenvs_namespace)
 _llenvs_owner = _llenvs_namespace["Solution"]() if @HAS_CLASS@ else None
 _llenvs_fn = getattr(_llenvs_owner, @FN@) if _llenvs_owner is not None else _llenvs_namespace[@FN@]
@@ -54,20 +58,21 @@ func Programs(code string, s Suite, first, last int, lim sandbox.Limits) ([]sand
 	var tests []int
 	switch s.Format {
 	case FormatIO:
-		src := Prelude + code
+		src := recursionLimit + code
 		if s.FnName != "" {
 			hasClass := "False"
 			if strings.Contains(code, "class Solution") {
 				hasClass = "True"
 			}
-			src = Prelude + strings.NewReplacer("@SOURCE@", pycompat.Repr(code), "@HAS_CLASS@", hasClass,
+			src = recursionLimit + strings.NewReplacer("@SOURCE@", pycompat.Repr(code), "@HAS_CLASS@", hasClass,
 				"@FN@", pycompat.Repr(s.FnName)).Replace(callHarness)
 		}
 		for k := first; k < last; k++ {
 			if s.Unreadable[k] {
 				continue
 			}
-			progs = append(progs, sandbox.Program{Source: src, Stdin: s.Inputs[k], Mode: sandbox.ModeMain, Limits: lim})
+			progs = append(progs, sandbox.Program{Source: src, Stdin: s.Inputs[k], Mode: sandbox.ModeMain, Limits: lim,
+				Prelude: Prelude})
 			tests = append(tests, k)
 		}
 	case FormatAsserts:

@@ -80,6 +80,11 @@ CASES = [
     ("def f(x):\n    print('noise')\n    return x * x\n",
      {"fn_name": "f", "inputs": ["3", "4"], "outputs": ["9", "16"]}),
     ("def f(x):\n    raise KeyError(x)\n", {"fn_name": "f", "inputs": ["3"], "outputs": ["9"]}),
+    # a call-based solution sees the harness's imports (typing's List here), as in prime_code
+    ("class Solution:\n    def total(self, nums: List[int]) -> int:\n        return sum(nums)\n",
+     {"fn_name": "total", "inputs": ["[1, 2, 3]", "[]"], "outputs": ["6", "0"]}),
+    ("from collections import Counter\nprint(Counter(input()).most_common(1)[0][0])",
+     stdin_case(["aab\n"], ["a\n"])),
 ]
 
 
