@@ -158,3 +158,24 @@ def test_readme_code_reward_snippet_runs(repo):
     blocks = re.findall(r"```python\n(.*?)```", (repo / "README.md").read_text(encoding="utf-8"), re.S)
     (snippet,) = [b for b in blocks if 'preset="mbpp"' in b]
     exec(compile(snippet, "README.md", "exec"), {})
+
+
+def test_rows_name_no_interpreter_and_cannot_choose_one(tmp_path):
+    from llenvs_go.integrations.trl import make_trl_dataset, make_trl_reward_fn
+
+    path = tmp_path / "rows.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in mbpp_rows()))
+    env = environment_registry.get(str(path), adapter="huggingface", preset="mbpp")
+    row = make_trl_dataset(env)[0]
+    reference = json.loads(row["env_reference"])
+    assert "interpreter" not in reference["params"]["code"] and sys.executable not in row["env_reference"]
+    fn = make_trl_reward_fn(env)
+    good = [[{"role": "assistant", "content": "```python\ndef f(x):\n    return x + 1\n```"}]]
+    extra = {k: [row[k]] for k in row if k != "prompt"}
+    assert fn(prompts=[row["prompt"]], completions=good, **extra) == [1.0]
+    reference["params"]["code"]["interpreter"] = "/bin/sh"
+    forged = {**extra, "env_reference": [json.dumps(reference)]}
+    from llenvs_go.integrations._references import EnvironmentMismatchError
+
+    with pytest.raises(EnvironmentMismatchError):
+        fn(prompts=[row["prompt"]], completions=good, **forged)

@@ -205,7 +205,10 @@ class HuggingFaceAdapter:
             if not isinstance(box, Sandbox):
                 raise TypeError(f"sandbox must be a llenvs_go.code.Sandbox, got {type(box).__name__}")
             box.check_isolation()
-            params["code"] = {k: v for k, v in json.loads(box._spec("main")).items() if k != "mode"}
+            code = {k: v for k, v in json.loads(box._spec("main")).items() if k != "mode"}
+            if box.interpreter is None:
+                del code["interpreter"]  # this process's interpreter, filled in when the rows go to Go
+            params["code"] = code
         elif sandbox is not None:
             raise ValueError(f"sandbox= applies to scoring='code' only (this environment's scoring is "
                              f"{params['scoring']!r})")

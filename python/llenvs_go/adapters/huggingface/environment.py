@@ -4,6 +4,7 @@ its states (:class:`HuggingFaceHidden`)."""
 from __future__ import annotations
 
 import os
+import sys
 import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -116,7 +117,9 @@ class HuggingFaceEnvironment(NativeEnvironment):
         if p.get("metadata_columns"):
             go["metadata_columns"] = list(p["metadata_columns"])
         if p.get("code") is not None:
-            go["code"] = p["code"]
+            # Without an interpreter of its own, code runs under this process's: the configuration (and so
+            # the rows' environment reference) does not name a path of one machine.
+            go["code"] = {"interpreter": sys.executable, **p["code"]}
         out = {k: v for k, v in c.items() if k not in ("params", "size", "seed")}
         out["name"] = p.get("dataset_name") or c["name"]
         out["params"] = go
