@@ -14,7 +14,8 @@ PACKAGE = pathlib.Path(llenvs_go.__file__).resolve().parent
 ALLOWED = {
     # math_verify (the verifier's drop-in, on _native and core.columns only) serves core.math_verify, llenvs' reward.
     "core": {"core", "_native", "_deadline", "_version", "math_verify"},
-    "adapters": {"adapters", "core", "_native", "_deadline", "_version"},
+    # code (the sandbox's face, on _native and core.columns only) gives the huggingface adapter its Sandbox.
+    "adapters": {"adapters", "core", "_native", "_deadline", "_version", "code"},
 }
 
 
