@@ -14,6 +14,21 @@ import (
 	"github.com/llenvs/llenvs-go/strictcfg"
 )
 
+// decodeSandboxSpec reads the JSON spec of a code entry point (what names
+// it in errors) and the run limits it sets.
+func decodeSandboxSpec(spec *C.char, specLen C.size_t, what string) (sandbox.Spec, sandbox.Limits, error) {
+	var s sandbox.Spec
+	raw, err := decodeObject(input(spec, specLen))
+	if err != nil {
+		return s, sandbox.Limits{}, fmt.Errorf("%s spec: %w", what, err)
+	}
+	if err := strictcfg.Decode(what+" spec", raw, &s); err != nil {
+		return s, sandbox.Limits{}, err
+	}
+	lim, err := s.Limits()
+	return s, lim, err
+}
+
 // codeResultBatch is the record batch of llenvs_code_run, one row per
 // program: status, exit_code (int64, -1 for none), signal (int64),
 // stdout, stderr, stdout_truncated and stderr_truncated (uint8), wall and
@@ -77,15 +92,7 @@ func llenvsgo_code_run(spec *C.char, specLen C.size_t, sources **C.char, sourceL
 	if err := needBatchSlots(schema, array); err != nil {
 		return fail(fmt.Errorf("code_run: %w", err), out, outLen)
 	}
-	raw, err := decodeObject(input(spec, specLen))
-	if err != nil {
-		return fail(fmt.Errorf("code_run spec: %w", err), out, outLen)
-	}
-	var s sandbox.Spec
-	if err := strictcfg.Decode("code_run spec", raw, &s); err != nil {
-		return fail(err, out, outLen)
-	}
-	lim, err := s.Limits()
+	s, lim, err := decodeSandboxSpec(spec, specLen, "code_run")
 	if err != nil {
 		return fail(err, out, outLen)
 	}
@@ -180,15 +187,7 @@ func llenvsgo_code_check(spec *C.char, specLen C.size_t, codes **C.char, codeLen
 	if err := needBatchSlots(schema, array); err != nil {
 		return fail(fmt.Errorf("code_check: %w", err), out, outLen)
 	}
-	raw, err := decodeObject(input(spec, specLen))
-	if err != nil {
-		return fail(fmt.Errorf("code_check spec: %w", err), out, outLen)
-	}
-	var s sandbox.Spec
-	if err := strictcfg.Decode("code_check spec", raw, &s); err != nil {
-		return fail(err, out, outLen)
-	}
-	lim, err := s.Limits()
+	s, lim, err := decodeSandboxSpec(spec, specLen, "code_check")
 	if err != nil {
 		return fail(err, out, outLen)
 	}
