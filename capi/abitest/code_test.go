@@ -17,7 +17,14 @@ import (
 var codeRun func(spec []byte, specLen uintptr, sources *unsafe.Pointer, sourceLens *int64, stdins *unsafe.Pointer,
 	stdinLens *int64, n uintptr, schema *arrowSchema, array *arrowArray, out *unsafe.Pointer, outLen *uintptr) int32
 
-func registerCode(h uintptr) { purego.RegisterLibFunc(&codeRun, h, "llenvs_code_run") }
+// codeCheck is llenvs_code_check (the same signature).
+var codeCheck func(spec []byte, specLen uintptr, codes *unsafe.Pointer, codeLens *int64, tests *unsafe.Pointer,
+	testLens *int64, n uintptr, schema *arrowSchema, array *arrowArray, out *unsafe.Pointer, outLen *uintptr) int32
+
+func registerCode(h uintptr) {
+	purego.RegisterLibFunc(&codeRun, h, "llenvs_code_run")
+	purego.RegisterLibFunc(&codeCheck, h, "llenvs_code_check")
+}
 
 // int64Values reads a non-null int64 array.
 func int64Values(a *arrowArray) []int64 {
@@ -87,5 +94,61 @@ func TestCodeRun(t *testing.T) {
 		if msg := take(out, n); rc >= 0 || !strings.Contains(msg, tt.want) || s.filled() {
 			t.Errorf("%s: rc %d, %q", tt.spec, rc, msg)
 		}
+	}
+}
+
+// TestCodeCheck checks llenvs_code_check: a row per program with its
+// columns in their documented order, the totals and statuses, and an error
+// naming the item whose tests cannot be read.
+func TestCodeCheck(t *testing.T) {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("no python3")
+	}
+	var out unsafe.Pointer
+	var n uintptr
+	if rc := lib.call("sandbox_probe", nil, 0, &out, &n); rc != 0 {
+		t.Fatalf("sandbox_probe rc %d", rc)
+	}
+	var caps map[string]any
+	if err := json.Unmarshal([]byte(take(out, n)), &caps); err != nil {
+		t.Fatal(err)
+	}
+	isolation := "namespaces"
+	if caps["user_namespaces"] != true {
+		isolation = "none"
+	}
+	io := `{"inputs": ["2\n", "5\n"], "outputs": ["4\n", "10\n"]}`
+	codes, codeLens := textArrays("print(int(input()) * 2)", "print(int(input()) + 2)", "def f(x):\n    return x\n")
+	tests, testLens := textArrays(io, io, `["assert f(1) == 1", "assert f(2) == 3"]`)
+	spec := []byte(`{"interpreter": "` + py + `", "isolation": "` + isolation + `", "timeout": 2}`)
+	var b batchSlot
+	if rc := codeCheck(spec, uintptr(len(spec)), &codes[0], &codeLens[0], &tests[0], &testLens[0], 3, &b.schema,
+		&b.array, &out, &n); rc != 0 {
+		t.Fatalf("code_check rc %d: %s", rc, take(out, n))
+	}
+	var names []string
+	for i := 0; i < int(b.schema.nChildren); i++ {
+		_, name := b.field(i)
+		names = append(names, name)
+	}
+	if want := []string{"results", "total", "score", "status", "feedback"}; !reflect.DeepEqual(names, want) ||
+		b.array.length != 3 {
+		t.Fatalf("columns %v, %d rows", names, b.array.length)
+	}
+	if got := int64Values(b.column(1)); !reflect.DeepEqual(got, []int64{2, 2, 2}) {
+		t.Errorf("totals %v", got)
+	}
+	if got := columnValues(utf8Values(b.column(3))); !reflect.DeepEqual(got, []any{"correct", "incorrect",
+		"incorrect"}) {
+		t.Errorf("statuses %v", got)
+	}
+	b.release(t)
+	bad, badLens := textArrays(io, `{"inputs": ["1"]}`)
+	var s batchSlot
+	rc := codeCheck(spec, uintptr(len(spec)), &codes[0], &codeLens[0], &bad[0], &badLens[0], 2, &s.schema, &s.array,
+		&out, &n)
+	if msg := take(out, n); rc >= 0 || !strings.Contains(msg, "tests[1]") || s.filled() {
+		t.Errorf("unreadable tests: rc %d, %q", rc, msg)
 	}
 }
