@@ -259,6 +259,9 @@ func verdict(s Suite, t int, r sandbox.Result) (string, string) {
 		} else if msg == "" {
 			msg = "AssertionError"
 		}
+		if s.Format == FormatAsserts {
+			msg = clipLines(s.Asserts[t], 200) + " (" + msg + ")" // the model sees which assert failed
+		}
 		return Failed, msg
 	}
 }

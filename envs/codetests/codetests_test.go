@@ -215,7 +215,7 @@ func TestCheckBatch(t *testing.T) {
 			must(`{"fn_name": "total", "inputs": ["[1, 2]"], "outputs": ["3"]}`, "", ""), []string{Passed}, "correct", ""},
 		{"asserts with setup", "def f(x):\n    return x + K\n",
 			Suite{Format: FormatAsserts, Asserts: []string{"assert f(1) == 2", "assert f(2) == 4"}, Setup: "K = 1"},
-			[]string{Passed, Failed}, "incorrect", "test 2: AssertionError"},
+			[]string{Passed, Failed}, "incorrect", "test 2: assert f(2) == 4 (AssertionError)"},
 		{"humaneval", "    return x * 2\n", must("def check(candidate):\n    assert candidate(3) == 6\n", "double",
 			"def double(x):\n"), []string{Passed}, "correct", ""},
 		{"humaneval output is swallowed, exit disabled", "    print('x')\n    exit(0)\n",

@@ -105,7 +105,7 @@ def test_a_step_reports_every_test_and_feeds_it_back():
     sig = env.step(state, Action(text="```python\ndef f(x):\n    return abs(x) + 1\n```")).rewards.signals[0]
     assert sig.reward == pytest.approx(2 / 3)
     assert sig.metadata["results"] == ["passed", "passed", "failed"] and sig.metadata["total"] == 3
-    assert sig.feedback.startswith("2/3 tests passed.") and "test 3: AssertionError" in sig.feedback
+    assert sig.feedback.startswith("2/3 tests passed.") and "test 3: assert f(-1) == 0 (AssertionError)" in sig.feedback
 
 
 def test_rows_whose_tests_cannot_be_read_fail_by_name():
