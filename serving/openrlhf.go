@@ -1,0 +1,368 @@
+package serving
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/llenvs/llenvs-go/core"
+)
+
+// OpenRLHF's remote reward protocol (openrlhf/utils/agent.py, 0.11): a
+// POST of {"query": [...], "prompts": [...], "labels": [...]}, answered
+// with {"rewards": [...], "scores": [...], "extra_logs": {...}}.
+
+// labelPrefix starts the labels of make_openrlhf_dataset's rows:
+// llenvs:<task_index>:<fingerprint>:<environment reference>.
+const labelPrefix = "llenvs:"
+
+// unscoredScore is the score (OpenRLHF's dynamic-filtering value) of an
+// item that timed out or failed: outside [0, 1], so that a filter on the
+// range drops it instead of reading it as a wrong answer.
+const unscoredScore = -1.0
+
+// The extra_logs keys, as the in-process reward_func logs them.
+const (
+	logUnscored = "llenvs/unscored"
+	logMismatch = "llenvs/env_mismatch"
+	logRefused  = "llenvs/refused_reference"
+	logTimeout  = "llenvs/timeout"
+	logError    = "llenvs/error"
+)
+
+type openrlhfRequest struct {
+	Query   []string          `json:"query"`
+	Prompts []*string         `json:"prompts"`
+	Labels  []json.RawMessage `json:"labels"`
+}
+
+type openrlhfReply struct {
+	Rewards   []float64          `json:"rewards"`
+	Scores    []float64          `json:"scores"`
+	ExtraLogs map[string]float64 `json:"extra_logs"`
+	Statuses  []string           `json:"statuses"`
+}
+
+func (s *Server) getReward(ctx context.Context, body []byte) (any, []Outcome, error) {
+	var req openrlhfRequest
+	if err := decodeBody(body, &req, false); err != nil {
+		return nil, nil, err
+	}
+	n := len(req.Query)
+	if req.Query == nil {
+		return nil, nil, badRequest(`the body needs "query": a list of strings (the prompt and response, decoded)`)
+	}
+	if req.Prompts != nil && len(req.Prompts) != n || req.Labels != nil && len(req.Labels) != n {
+		return nil, nil, badRequest("query, prompts and labels must have the same length (got %d, %d and %d)", n, len(req.Prompts), len(req.Labels))
+	}
+	if err := s.checkItems(n); err != nil {
+		return nil, nil, err
+	}
+	outs := make([]Outcome, n)
+	responses := make([]string, n)
+	truths := make([]string, n)
+	var plain []int
+	groups := map[*served]*group{}
+	for k := range n {
+		var prompt string
+		if req.Prompts != nil && req.Prompts[k] != nil {
+			prompt = *req.Prompts[k]
+		}
+		responses[k] = responseOf(req.Query[k], prompt)
+		var label json.RawMessage
+		if req.Labels != nil {
+			label = req.Labels[k]
+		}
+		truth, ref, err := s.classifyLabel(label)
+		switch {
+		case err != nil:
+			outs[k] = *err
+		case ref != nil:
+			if e := s.resolveReference(ref); e != nil {
+				outs[k] = *e
+				continue
+			}
+			g := groups[ref.env]
+			if g == nil {
+				g = &group{}
+				groups[ref.env] = g
+			}
+			g.add(k, ref.index, ref.fingerprint)
+		default:
+			truths[k] = truth
+			plain = append(plain, k)
+		}
+	}
+	for env, g := range groups {
+		s.scoreGroup(ctx, env, g, responses, outs)
+	}
+	s.scoreLabels(ctx, plain, responses, truths, outs)
+	return packOpenRLHF(outs), outs, nil
+}
+
+// group is the items of one request that one environment scores.
+type group struct {
+	positions    []int
+	indices      []int64
+	fingerprints []string
+}
+
+func (g *group) add(position int, index int64, fingerprint string) {
+	g.positions = append(g.positions, position)
+	g.indices = append(g.indices, index)
+	g.fingerprints = append(g.fingerprints, fingerprint)
+}
+
+// scoreGroup scores a group's items into outs (at their positions); items
+// whose label's fingerprint is not their task's ground truth's are errors.
+func (s *Server) scoreGroup(ctx context.Context, env *served, g *group, responses []string, outs []Outcome) {
+	var idx []int64
+	var pos []int
+	truths, checksTruth := env.Scorer.(TruthSource)
+	for j, i := range g.indices {
+		k := g.positions[j]
+		if fp := g.fingerprints[j]; fp != "" && checksTruth {
+			truth, ok, err := truths.Truth(int(i))
+			own := ""
+			if err == nil && ok {
+				own = fingerprint(truth)
+			}
+			if err != nil || own != fp {
+				outs[k] = Outcome{Status: StatusError, Mismatched: true, Error: fmt.Sprintf("task %d: the label's ground-truth "+
+					"fingerprint %s is not this environment's (%s): the row was built from another environment (seed, size or "+
+					"configuration) than %q", i, fp, orNone(own), env.Name)}
+				continue
+			}
+		}
+		idx = append(idx, i)
+		pos = append(pos, k)
+	}
+	texts := make([]string, len(idx))
+	for j, k := range pos {
+		texts[j] = responses[k]
+	}
+	scored := make([]Outcome, len(idx))
+	scoreChunks(ctx, len(idx), scored, func(lo, hi int) { env.Scorer.Score(idx[lo:hi], texts[lo:hi], scored[lo:hi]) })
+	for j, k := range pos {
+		outs[k] = scored[j]
+	}
+}
+
+// scoreLabels scores the items at positions against their ground truths
+// by the server's label rule.
+func (s *Server) scoreLabels(ctx context.Context, positions []int, responses, truths []string, outs []Outcome) {
+	scored := make([]Outcome, len(positions))
+	scoreChunks(ctx, len(positions), scored, func(lo, hi int) {
+		core.ParallelFor(hi-lo, func(a, b int) {
+			for j := lo + a; j < lo+b; j++ {
+				k := positions[j]
+				scored[j] = scoreLabel(s.labels, responses[k], truths[k])
+			}
+		})
+	})
+	for j, k := range positions {
+		outs[k] = scored[j]
+	}
+}
+
+func orNone(fp string) string {
+	if fp == "" {
+		return "no ground truth"
+	}
+	return fp
+}
+
+// reference is a label that names a task of a served environment.
+type reference struct {
+	env         *served
+	index       int64
+	fingerprint string
+	text        string
+}
+
+// classifyLabel reads one label: a ground truth (a non-empty string not
+// starting with "llenvs:", or a number, as its JSON text), a reference
+// (llenvs:<i>:<fingerprint>:<environment>), or neither (an unscored item).
+func (s *Server) classifyLabel(raw json.RawMessage) (truth string, ref *reference, fail *Outcome) {
+	raw = bytes.TrimSpace(raw)
+	unscored := func(format string, args ...any) (string, *reference, *Outcome) {
+		return "", nil, &Outcome{Status: StatusError, Error: fmt.Sprintf(format, args...)}
+	}
+	if len(raw) == 0 || string(raw) == "null" {
+		return unscored("the sample has no label: give each sample its ground truth, or the label make_openrlhf_dataset wrote")
+	}
+	switch c := raw[0]; {
+	case c == '"':
+		var text string
+		if err := json.Unmarshal(raw, &text); err != nil {
+			return unscored("the label is not a valid JSON string: %v", err)
+		}
+		if rest, ok := strings.CutPrefix(text, labelPrefix); ok {
+			parts := strings.SplitN(rest, ":", 3)
+			if len(parts) != 3 || !asciiDigits(parts[0]) {
+				return unscored("label %s is not an llenvs task reference (expected 'llenvs:<task_index>:<fingerprint>:<environment>' as make_openrlhf_dataset writes it)", shortText(text))
+			}
+			i, err := strconv.ParseInt(parts[0], 10, 64)
+			if err != nil {
+				return unscored("label %s: task index %s is out of range", shortText(text), parts[0])
+			}
+			return "", &reference{index: i, fingerprint: parts[1], text: parts[2]}, nil
+		}
+		if strings.TrimSpace(text) == "" {
+			return unscored("the label is empty: give each sample its ground truth, or the label make_openrlhf_dataset wrote")
+		}
+		return text, nil, nil
+	case c == '-' || c >= '0' && c <= '9':
+		return string(raw), nil, nil
+	default:
+		return unscored("label %s is neither a ground truth (a string or number) nor an llenvs task reference", shortText(string(raw)))
+	}
+}
+
+// resolveReference finds the served environment a reference label names
+// and checks its task index; labels are untrusted, so one that names an
+// environment this server does not serve is refused.
+func (s *Server) resolveReference(ref *reference) *Outcome {
+	if ref.text == "" {
+		return &Outcome{Status: StatusError, Error: fmt.Sprintf("label for task %d names no environment; write the rows with make_openrlhf_dataset", ref.index)}
+	}
+	env := s.byReference(ref.text)
+	if env == nil {
+		return &Outcome{Status: StatusError, Refused: true, Error: fmt.Sprintf("the label names an environment this server does not serve "+
+			"(%s); serve it (llenvs-go serve with the configuration the rows were exported with)", shortText(ref.text))}
+	}
+	if err := env.Scorer.Check(int(ref.index)); err != nil || ref.index > int64(^uint(0)>>1) {
+		msg := fmt.Sprintf("task %d of %q", ref.index, env.Name)
+		if err != nil {
+			msg = err.Error()
+		}
+		return &Outcome{Status: StatusError, Error: msg}
+	}
+	ref.env = env
+	return nil
+}
+
+func (s *Server) byReference(text string) *served {
+	for _, name := range s.order {
+		if e := s.envs[name]; e.Reference != "" && e.Reference == text {
+			return e
+		}
+	}
+	var v any
+	if json.Unmarshal([]byte(text), &v) != nil {
+		return nil
+	}
+	for _, name := range s.order {
+		if e := s.envs[name]; e.reference != nil && reflect.DeepEqual(e.reference, v) {
+			return e
+		}
+	}
+	return nil
+}
+
+func packOpenRLHF(outs []Outcome) openrlhfReply {
+	r := openrlhfReply{Rewards: make([]float64, len(outs)), Scores: make([]float64, len(outs)), Statuses: make([]string, len(outs))}
+	var unscored, mismatched, refused, timeouts, errs float64
+	for k := range outs {
+		o := &outs[k]
+		r.Rewards[k], r.Scores[k], r.Statuses[k] = o.Total, o.Total, o.Status.String()
+		switch o.Status {
+		case StatusTimeout:
+			timeouts++
+			r.Rewards[k], r.Scores[k] = 0, unscoredScore
+		case StatusError:
+			errs++
+			unscored++
+			r.Rewards[k], r.Scores[k] = 0, unscoredScore
+		}
+		if o.Mismatched {
+			mismatched++
+		}
+		if o.Refused {
+			refused++
+		}
+	}
+	r.ExtraLogs = map[string]float64{logUnscored: unscored, logMismatch: mismatched, logRefused: refused, logTimeout: timeouts, logError: errs}
+	return r
+}
+
+// promptTails are how many characters of the prompt's end are looked for
+// in the query when the prompt is not its prefix.
+var promptTails = [...]int{64, 16}
+
+// responseOf is the response part of an OpenRLHF query: what follows the
+// prompt when the prompt is its prefix; otherwise what follows the
+// prompt's last characters in the query (decoding the prompt's tokens does
+// not always give the prompt back, and long prompts are truncated on the
+// left); otherwise the whole query.
+func responseOf(query, prompt string) string {
+	if prompt == "" {
+		return query
+	}
+	if strings.HasPrefix(query, prompt) {
+		return query[len(prompt):]
+	}
+	for _, size := range promptTails {
+		tail := lastRunes(prompt, size)
+		if k := strings.Index(query, tail); k >= 0 {
+			return query[k+len(tail):]
+		}
+	}
+	return query
+}
+
+func lastRunes(s string, n int) string {
+	i := len(s)
+	for ; n > 0 && i > 0; n-- {
+		_, size := utf8.DecodeLastRuneInString(s[:i])
+		i -= size
+	}
+	return s[i:]
+}
+
+func asciiDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func shortText(s string) string {
+	if len(s) > 120 {
+		return strconv.Quote(s[:117] + "...")
+	}
+	return strconv.Quote(s)
+}
+
+func (s *Server) checkItems(n int) error {
+	if n > s.limits.MaxItems {
+		return &httpError{413, fmt.Sprintf("the request holds %d items; the limit is %d per request (split the batch, or raise --max-items)", n, s.limits.MaxItems)}
+	}
+	return nil
+}
+
+// decodeBody decodes a JSON object body into v, refusing trailing data
+// and, when strict, unknown keys, with a message that names them.
+func decodeBody(body []byte, v any, strict bool) error {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if strict {
+		dec.DisallowUnknownFields()
+	}
+	if err := dec.Decode(v); err != nil {
+		return badRequest("malformed request body: %v", err)
+	}
+	if dec.More() {
+		return badRequest("malformed request body: data after the JSON object")
+	}
+	return nil
+}
