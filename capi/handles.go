@@ -18,6 +18,7 @@ const (
 	// kindStepDetails is the details of one step (core.StepDetails), read
 	// once or closed.
 	kindStepDetails handleKind = 4
+	// kindServer (serve.go) is declared beside the server code.
 )
 
 func (k handleKind) String() string {
@@ -30,6 +31,8 @@ func (k handleKind) String() string {
 		return "tokenizer"
 	case kindStepDetails:
 		return "step details"
+	case kindServer:
+		return "server"
 	}
 	return fmt.Sprintf("kind %d", int32(k))
 }
@@ -42,7 +45,7 @@ func (k handleKind) String() string {
 // issued and dropped.
 var (
 	nextHandle atomic.Uint64
-	liveCount  [5]atomic.Int64 // by kind; index 0 is the total
+	liveCount  [6]atomic.Int64 // by kind; index 0 is the total
 	table      handleTable
 )
 

@@ -58,7 +58,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define LLENVS_ABI_VERSION 11
+#define LLENVS_ABI_VERSION 12
 
 #define LLENVS_OK 0
 #define LLENVS_ERR_INVALID -1
@@ -106,6 +106,7 @@ struct ArrowArray {
 #define LLENVS_KIND_EPISODE 2
 #define LLENVS_KIND_TOKENIZER 3
 #define LLENVS_KIND_STEP_DETAILS 4
+#define LLENVS_KIND_SERVER 5
 
 #define LLENVS_ITEM_FOUND 1
 #define LLENVS_ITEM_ERROR 2
@@ -312,5 +313,30 @@ int32_t llenvs_recipe_score(const char *source, size_t source_len, const char *s
 int32_t llenvs_episode_step(uint64_t episode, int64_t step, uint64_t caller_version, const char *text, int64_t text_len, const char *tool_calls, size_t tool_calls_len, char **out, size_t *out_len);
 int32_t llenvs_step_details(uint64_t details, char **out, size_t *out_len);
 int32_t llenvs_step_details_close(const uint64_t *details, size_t n);
+
+/* Serving (package serving): an HTTP server on the scoring core, in its own
+ * goroutines. cfg is JSON {"environments": [{"name": str, "reference": str,
+ * and either "environment": an environment handle, or "callback": an id
+ * given back to score_fn, "signals": [names], "size": tasks}], "labels":
+ * "math"|"exact", "host": str, "port": int, "token": str, "limits":
+ * {"concurrency", "queue", "max_body_bytes", "max_items", and in seconds
+ * "request_timeout", "read_header_timeout", "read_timeout", "idle_timeout",
+ * "retry_after"}}. *server gets a LLENVS_KIND_SERVER handle and *out the
+ * JSON {"address": "host:port", "limits": {...}}.
+ *
+ * score_fn (NULL when no environment has a "callback") scores the items of
+ * a caller-defined environment: it is called from server threads with the
+ * JSON request {"callback": id, "op": "score", "task_indices": [...],
+ * "responses": [...]} or {"callback": id, "op": "truths", "task_indices":
+ * [...]}, and sets *out to a buffer from llenvs_alloc holding the JSON
+ * reply ({"totals", "statuses", "answers", "values", "errors"} lists, or
+ * {"truths": [str or null]}); a non-zero return makes every item of the
+ * call an error. llenvs_serve_stop stops accepting, waits up to
+ * timeout_seconds for accepted requests to be answered, closes the server
+ * and sets *out to {"drained": bool}. */
+typedef int32_t (*llenvs_score_fn)(const char *req, size_t req_len, char **out, size_t *out_len);
+void *llenvs_alloc(size_t n);
+int32_t llenvs_serve_start(const char *cfg, size_t cfg_len, llenvs_score_fn score_fn, uint64_t *server, char **out, size_t *out_len);
+int32_t llenvs_serve_stop(uint64_t server, double timeout_seconds, char **out, size_t *out_len);
 
 #endif

@@ -204,7 +204,7 @@ func llenvsgo_call(method *C.char, req *C.char, reqLen C.size_t, out **C.char, o
 	clearOut(out, outLen)
 	switch m := C.GoString(method); m {
 	case "info":
-		return reply(map[string]any{"abi_version": 11, "go_version": runtime.Version(), "json": codecName, // LLENVS_ABI_VERSION in llenvs.h
+		return reply(map[string]any{"abi_version": 12, "go_version": runtime.Version(), "json": codecName, // LLENVS_ABI_VERSION in llenvs.h
 			"max_procs": runtime.GOMAXPROCS(0), "max_procs_limit": maxProcsLimit(), "num_cpu": runtime.NumCPU(), "test_hooks": len(testHooks) > 0}, out, outLen)
 	case "list_environments":
 		return reply(core.ListEnvironments(), out, outLen)

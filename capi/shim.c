@@ -410,3 +410,16 @@ int32_t llenvs_recipe_score_batch(const char *sources, const int64_t *source_off
                                        (int64_t *)solution_offsets, (char *)truths, (int64_t *)truth_offsets, n,
                                        scores, statuses, flags, details_schema, details_array, out, out_len);
 }
+
+void *llenvs_alloc(size_t n) { return malloc(n > 0 ? n : 1); }
+
+int32_t llenvs_serve_start(const char *cfg, size_t cfg_len, llenvs_score_fn score_fn, uint64_t *server, char **out,
+                           size_t *out_len) {
+    if (forked) return fork_error(out, out_len);
+    return llenvsgo_serve_start((char *)cfg, cfg_len, score_fn, server, out, out_len);
+}
+
+int32_t llenvs_serve_stop(uint64_t server, double timeout_seconds, char **out, size_t *out_len) {
+    if (forked) return fork_error(out, out_len);
+    return llenvsgo_serve_stop(server, timeout_seconds, out, out_len);
+}

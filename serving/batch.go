@@ -192,7 +192,7 @@ func (s *Server) verify(ctx context.Context, body []byte) (any, []Outcome, error
 	}
 	var req verifyRequest
 	if err := json.Unmarshal(body, &req); err != nil {
-		return nil, nil, badRequest("malformed request body: %v", err)
+		return nil, nil, bodyError(err)
 	}
 	if req.Response == nil {
 		return nil, nil, badRequest(`the body needs "response": the model's response (an OpenAI Responses API object with "output")`)

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"reflect"
 	"strconv"
 	"strings"
@@ -133,7 +135,7 @@ func (s *Server) scoreGroup(ctx context.Context, env *served, g *group, response
 				own = fingerprint(truth)
 			}
 			if err != nil || own != fp {
-				outs[k] = Outcome{Status: StatusError, Mismatched: true, Error: fmt.Sprintf("task %d: the label's ground-truth "+
+				outs[k] = Outcome{Status: StatusError, Unscored: true, Mismatched: true, Error: fmt.Sprintf("task %d: the label's ground-truth "+
 					"fingerprint %s is not this environment's (%s): the row was built from another environment (seed, size or "+
 					"configuration) than %q", i, fp, orNone(own), env.Name)}
 				continue
@@ -191,7 +193,7 @@ type reference struct {
 func (s *Server) classifyLabel(raw json.RawMessage) (truth string, ref *reference, fail *Outcome) {
 	raw = bytes.TrimSpace(raw)
 	unscored := func(format string, args ...any) (string, *reference, *Outcome) {
-		return "", nil, &Outcome{Status: StatusError, Error: fmt.Sprintf(format, args...)}
+		return "", nil, &Outcome{Status: StatusError, Unscored: true, Error: fmt.Sprintf(format, args...)}
 	}
 	if len(raw) == 0 || string(raw) == "null" {
 		return unscored("the sample has no label: give each sample its ground truth, or the label make_openrlhf_dataset wrote")
@@ -228,12 +230,21 @@ func (s *Server) classifyLabel(raw json.RawMessage) (truth string, ref *referenc
 // and checks its task index; labels are untrusted, so one that names an
 // environment this server does not serve is refused.
 func (s *Server) resolveReference(ref *reference) *Outcome {
-	if ref.text == "" {
-		return &Outcome{Status: StatusError, Error: fmt.Sprintf("label for task %d names no environment; write the rows with make_openrlhf_dataset", ref.index)}
+	var env *served
+	switch {
+	case ref.text == "" && len(s.order) == 1:
+		// Rows of an environment that has no reference (one written in
+		// Python) name none; the one served environment scores them, and
+		// the fingerprint check still catches rows of another.
+		env = s.envs[s.order[0]]
+	case ref.text == "":
+		return &Outcome{Status: StatusError, Unscored: true, Error: fmt.Sprintf("label for task %d names no environment, and this server "+
+			"serves %d; serve only the environment the rows were built from", ref.index, len(s.order))}
+	default:
+		env = s.byReference(ref.text)
 	}
-	env := s.byReference(ref.text)
 	if env == nil {
-		return &Outcome{Status: StatusError, Refused: true, Error: fmt.Sprintf("the label names an environment this server does not serve "+
+		return &Outcome{Status: StatusError, Unscored: true, Refused: true, Error: fmt.Sprintf("the label names an environment this server does not serve "+
 			"(%s); serve it (llenvs-go serve with the configuration the rows were exported with)", shortText(ref.text))}
 	}
 	if err := env.Scorer.Check(int(ref.index)); err != nil || ref.index > int64(^uint(0)>>1) {
@@ -241,7 +252,7 @@ func (s *Server) resolveReference(ref *reference) *Outcome {
 		if err != nil {
 			msg = err.Error()
 		}
-		return &Outcome{Status: StatusError, Error: msg}
+		return &Outcome{Status: StatusError, Unscored: true, Error: msg}
 	}
 	ref.env = env
 	return nil
@@ -271,13 +282,17 @@ func packOpenRLHF(outs []Outcome) openrlhfReply {
 	for k := range outs {
 		o := &outs[k]
 		r.Rewards[k], r.Scores[k], r.Statuses[k] = o.Total, o.Total, o.Status.String()
-		switch o.Status {
-		case StatusTimeout:
+		switch {
+		case o.Unscored:
+			// As the in-process reward_func: a row that names no task it can
+			// score gets 0 and is counted, not read as a failed scoring.
+			unscored++
+			r.Rewards[k], r.Scores[k] = 0, 0
+		case o.Status == StatusTimeout:
 			timeouts++
 			r.Rewards[k], r.Scores[k] = 0, unscoredScore
-		case StatusError:
+		case o.Status == StatusError:
 			errs++
-			unscored++
 			r.Rewards[k], r.Scores[k] = 0, unscoredScore
 		}
 		if o.Mismatched {
@@ -359,10 +374,28 @@ func decodeBody(body []byte, v any, strict bool) error {
 		dec.DisallowUnknownFields()
 	}
 	if err := dec.Decode(v); err != nil {
-		return badRequest("malformed request body: %v", err)
+		return bodyError(err)
 	}
 	if dec.More() {
-		return badRequest("malformed request body: data after the JSON object")
+		return badRequest("the request body is not valid JSON: data after the JSON object")
 	}
 	return nil
+}
+
+// bodyError words a decoding error for the client: which field has the
+// wrong type, or where the JSON breaks.
+func bodyError(err error) error {
+	var te *json.UnmarshalTypeError
+	var se *json.SyntaxError
+	switch {
+	case errors.As(err, &te) && te.Field != "":
+		return badRequest("field %q must not be a JSON %s (see docs/serving.md for the request's fields)", te.Field, te.Value)
+	case errors.As(err, &te):
+		return badRequest("the request body must be a JSON object, not a JSON %s", te.Value)
+	case errors.As(err, &se):
+		return badRequest("the request body is not valid JSON (at byte %d): %v", se.Offset, err)
+	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
+		return badRequest("the request body is not valid JSON: it ends before the JSON object does")
+	}
+	return badRequest("the request body is not valid JSON: %v", err)
 }

@@ -27,8 +27,10 @@ type Outcome struct {
 	Values []float64
 	// Error says why an item has no verdict ("" for a verdict).
 	Error string
-	// Refused and Mismatched count the OpenRLHF label failures by kind.
-	Refused, Mismatched bool
+	// Unscored marks an item whose label names no task that can be scored
+	// (OpenRLHF: reward 0, score 0, counted in llenvs/unscored); Refused
+	// and Mismatched say which kind of label failure it was.
+	Unscored, Refused, Mismatched bool
 }
 
 // Scorer scores responses against the tasks of one environment.

@@ -191,6 +191,14 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	return s.http.Shutdown(ctx)
 }
 
+// Close stops the server at once: listeners and connections are closed,
+// and requests still being scored are not answered. Shutdown is the
+// graceful stop; Close is for after its deadline.
+func (s *Server) Close() error {
+	s.closing.Store(true)
+	return s.http.Close()
+}
+
 // Handler is the server's routes, for use under another http.Server.
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()

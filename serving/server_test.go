@@ -93,16 +93,16 @@ func TestGetReward(t *testing.T) {
 		{"a wrong box", "P\\boxed{5}", "P", "4", 0, 0, "incorrect", ""},
 		{"no box", "P the answer is 4", "P", "4", 0, 0, "no_answer", ""},
 		{"a number label", "P\\boxed{7}", "P", 7, 1, 1, "correct", ""},
-		{"no label", "P\\boxed{7}", "P", nil, 0, -1, "error", "llenvs/unscored"},
-		{"an object label", "P\\boxed{7}", "P", map[string]any{"a": 1}, 0, -1, "error", "llenvs/unscored"},
+		{"no label", "P\\boxed{7}", "P", nil, 0, 0, "error", "llenvs/unscored"},
+		{"an object label", "P\\boxed{7}", "P", map[string]any{"a": 1}, 0, 0, "error", "llenvs/unscored"},
 		{"a reference, right answer", "P<answer>" + truth3 + "</answer>", "P", ref(3, fingerprint(truth3)), 1, 1, "correct", ""},
 		{"a reference with keys reordered", "P<answer>" + truth3 + "</answer>", "P", "llenvs:3::" + reordered, 1, 1, "correct", ""},
 		{"a reference, wrong answer", "P<answer>-1</answer>", "P", ref(3, ""), 0, 0, "incorrect", ""},
-		{"a reference, wrong fingerprint", "P<answer>" + truth3 + "</answer>", "P", ref(3, "00000000"), 0, -1, "error", "llenvs/env_mismatch"},
+		{"a reference, wrong fingerprint", "P<answer>" + truth3 + "</answer>", "P", ref(3, "00000000"), 0, 0, "error", "llenvs/env_mismatch"},
 		{"a reference to an environment not served", "P<answer>1</answer>", "P",
-			`llenvs:3::{"adapter":"huggingface","name":"x","params":{"path":"/etc"}}`, 0, -1, "error", "llenvs/refused_reference"},
-		{"a reference past the last task", "P<answer>1</answer>", "P", ref(50, ""), 0, -1, "error", "llenvs/unscored"},
-		{"a malformed reference", "P<answer>1</answer>", "P", "llenvs:x:y", 0, -1, "error", "llenvs/unscored"},
+			`llenvs:3::{"adapter":"huggingface","name":"x","params":{"path":"/etc"}}`, 0, 0, "error", "llenvs/refused_reference"},
+		{"a reference past the last task", "P<answer>1</answer>", "P", ref(50, ""), 0, 0, "error", "llenvs/unscored"},
+		{"a malformed reference", "P<answer>1</answer>", "P", "llenvs:x:y", 0, 0, "error", "llenvs/unscored"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -221,8 +221,8 @@ func TestBadRequests(t *testing.T) {
 		code                     int
 		says                     string
 	}{
-		{"malformed JSON", "POST", "/get_reward", `{"query": [`, 400, "malformed"},
-		{"not an object", "POST", "/score", `[1, 2]`, 400, "malformed"},
+		{"malformed JSON", "POST", "/get_reward", `{"query": [`, 400, "not valid JSON"},
+		{"not an object", "POST", "/score", `[1, 2]`, 400, "must be a JSON object"},
 		{"query of numbers", "POST", "/get_reward", `{"query": [1, 2]}`, 400, "query"},
 		{"no query", "POST", "/get_reward", `{"labels": ["1"]}`, 400, "query"},
 		{"lengths differ", "POST", "/get_reward", `{"query": ["a", "b"], "labels": ["1"]}`, 400, "same length"},

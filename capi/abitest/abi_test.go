@@ -88,6 +88,7 @@ func TestMain(m *testing.M) {
 	registerMath(h)
 	registerExtract(h)
 	registerCode(h)
+	registerServe(h)
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
@@ -116,7 +117,7 @@ func newEnv(t *testing.T, cfg string) uint64 {
 }
 
 func TestVersionThreadsAndInfo(t *testing.T) {
-	if v := lib.abiVersion(); v != 11 {
+	if v := lib.abiVersion(); v != 12 {
 		t.Fatalf("abi version %d", v)
 	}
 	prev := lib.setMaxProcs(1)
@@ -136,7 +137,7 @@ func TestVersionThreadsAndInfo(t *testing.T) {
 		t.Fatalf("info rc %d", rc)
 	}
 	var info map[string]any
-	if err := json.Unmarshal([]byte(take(out, n)), &info); err != nil || info["abi_version"] != float64(11) {
+	if err := json.Unmarshal([]byte(take(out, n)), &info); err != nil || info["abi_version"] != float64(12) {
 		t.Errorf("info = %v, %v", info, err)
 	}
 	if limit, _ := info["max_procs_limit"].(float64); limit < 64 {

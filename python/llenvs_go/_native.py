@@ -21,11 +21,11 @@ from typing import Any
 
 from cffi import FFI
 
-ABI_VERSION = 11
+ABI_VERSION = 12
 
 # The declarations of capi/llenvs.h (tests check that the two agree).
 CDEF = """
-#define LLENVS_ABI_VERSION 11
+#define LLENVS_ABI_VERSION 12
 
 #define LLENVS_OK 0
 #define LLENVS_ERR_INVALID -1
@@ -67,6 +67,7 @@ struct ArrowArray {
 #define LLENVS_KIND_EPISODE 2
 #define LLENVS_KIND_TOKENIZER 3
 #define LLENVS_KIND_STEP_DETAILS 4
+#define LLENVS_KIND_SERVER 5
 
 #define LLENVS_ITEM_FOUND 1
 #define LLENVS_ITEM_ERROR 2
@@ -132,6 +133,10 @@ int32_t llenvs_recipe_score(const char *source, size_t source_len, const char *s
 int32_t llenvs_episode_step(uint64_t episode, int64_t step, uint64_t caller_version, const char *text, int64_t text_len, const char *tool_calls, size_t tool_calls_len, char **out, size_t *out_len);
 int32_t llenvs_step_details(uint64_t details, char **out, size_t *out_len);
 int32_t llenvs_step_details_close(const uint64_t *details, size_t n);
+typedef int32_t (*llenvs_score_fn)(const char *req, size_t req_len, char **out, size_t *out_len);
+void *llenvs_alloc(size_t n);
+int32_t llenvs_serve_start(const char *cfg, size_t cfg_len, llenvs_score_fn score_fn, uint64_t *server, char **out, size_t *out_len);
+int32_t llenvs_serve_stop(uint64_t server, double timeout_seconds, char **out, size_t *out_len);
 """
 
 OK = 0

@@ -1,4 +1,4 @@
-"""The ``llenvs-go`` command: list, show, export and score environments, benchmark, check the install.
+"""The ``llenvs-go`` command: list, show, export, score and serve environments, benchmark, check the install.
 
 Built on click (the package's ``cli`` extra; see the README's Install section). Run
 ``llenvs-go --help`` or ``python -m llenvs_go --help``; every command takes
@@ -383,6 +383,103 @@ def export_command(name: str, config_file: str | None, assignments: tuple[str, .
         _emit_json({"path": output, "format": fmt, "rows": n})
     else:
         click.echo(f"wrote {n} {name} tasks ({fmt}) to {output}", err=True)
+
+
+@cli.command("serve")
+@click.argument("name", required=False)
+@_config_options
+@click.option("--size", type=click.IntRange(min=1), help="Number of tasks (as in the export).")
+@click.option("--seed", type=int, help="Dataset seed (as in the export).")
+@click.option("--also", "more", multiple=True, type=click.Path(dir_okay=False),
+              help="Serve another environment too, from a JSON or YAML configuration file that names it "
+                   "(its 'name' field); repeatable.")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Interface to bind. Bind another than loopback only behind a TLS proxy or a network policy.")
+@click.option("--port", default=5000, show_default=True, type=click.IntRange(0, 65535), help="TCP port (0: any free).")
+@click.option("--labels", type=click.Choice(["math", "exact"]), default="math", show_default=True,
+              help="How ground-truth labels are scored: the last \\boxed{} verified as math, or that box equal to "
+                   "the label.")
+@click.option("--token-file", type=click.Path(dir_okay=False),
+              help="File holding a bearer token every endpoint but /health then requires.")
+@click.option("--concurrency", type=click.IntRange(min=1), help="Requests scored at once (default: the Go threads).")
+@click.option("--queue", default=1024, show_default=True, type=click.IntRange(min=1),
+              help="Requests that may wait beyond those being scored; more get 429 with Retry-After.")
+@click.option("--max-items", default=65536, show_default=True, type=click.IntRange(min=1),
+              help="Items one request may hold (413 beyond).")
+@click.option("--max-body-mb", default=64, show_default=True, type=click.IntRange(min=1),
+              help="Largest request body in MiB (413 beyond).")
+@click.option("--request-timeout", default=120.0, show_default=True, type=click.FloatRange(min=0.001),
+              help="Seconds from admission to answer; items not scored by then get status timeout.")
+@click.option("--read-timeout", default=60.0, show_default=True, type=click.FloatRange(min=0.001),
+              help="Seconds a client may take to send its whole request.")
+@click.option("--stop-timeout", default=30.0, show_default=True, type=click.FloatRange(min=0),
+              help="On SIGTERM or SIGINT, seconds to let accepted requests finish before closing.")
+def serve_command(name: str | None, config_file: str | None, assignments: tuple[str, ...], size: int | None,
+                  seed: int | None, more: tuple[str, ...], host: str, port: int, labels: str,
+                  token_file: str | None, concurrency: int | None, queue: int, max_items: int, max_body_mb: int,
+                  request_timeout: float, read_timeout: float, stop_timeout: float) -> None:
+    """Serve rewards over HTTP for environment NAME (and --also others) until SIGTERM or SIGINT.
+
+    Endpoints: POST /get_reward (and /) in OpenRLHF's remote reward protocol
+    (--remote_rm_url http://HOST:PORT/get_reward), POST /score (batches),
+    POST /verify (NeMo-Gym's shape), GET /health, /ready and /metrics.
+    Without NAME only ground-truth labels are served (math verification or
+    exact match, and veRL's data-source routing on /score). Serve the
+    environment with the configuration, --size and --seed its rows were
+    exported with: a row of another environment is answered as an error,
+    never scored against the wrong task. See docs/serving.md.
+    """
+    from llenvs_go.serving import serve
+
+    if name is not None and "=" in name:
+        _usage(f"expected an environment name before KEY=VALUE items, got {name!r}")
+    if name is None and (assignments or config_file or size is not None or seed is not None):
+        _usage("KEY=VALUE, --config, --size and --seed configure NAME; give the environment's name first")
+    _library()
+    envs: dict[str, Any] = {}
+    configs = []
+    if name is not None:
+        configs.append(build_config(name, config_file, assignments, size, seed))
+    for path in more:
+        data = _read_config_file(path)
+        other = data.get("name")
+        if not isinstance(other, str) or not other:
+            _usage(f"--also {path} must name its environment in a 'name' field")
+        configs.append(build_config(other, path, ()))
+    for config in configs:
+        env = build_environment(config)
+        _seed_drawn(config, env)
+        key = env.spec.name
+        k = 2
+        while key in envs:
+            key, k = f"{env.spec.name}-{k}", k + 1
+        envs[key] = env
+    token = None
+    if token_file is not None:
+        try:
+            with open(token_file, encoding="utf-8") as f:
+                token = f.read().strip()
+        except OSError as e:
+            _usage(f"cannot read --token-file {token_file}: {e.strerror}")
+        if not token:
+            _usage(f"--token-file {token_file} is empty")
+    try:
+        server = serve(envs or None, host=host, port=port, labels=labels, token=token, concurrency=concurrency,
+                       queue=queue, max_items=max_items, max_body_bytes=max_body_mb << 20,
+                       request_timeout=request_timeout, read_timeout=read_timeout)
+    except (TypeError, ValueError) as e:
+        _fail(f"cannot serve: {e}")
+    served = ", ".join(envs) or "ground-truth labels only"
+    click.echo(f"serving {served} on {server.url}", nl=True)
+    sys.stdout.flush()
+    click.echo(f"OpenRLHF: --remote_rm_url {server.url}/get_reward; stop with SIGTERM or Ctrl-C", err=True)
+    drained = server.serve_forever(stop_timeout)
+    if drained:
+        click.echo("stopped: every accepted request was answered", err=True)
+    else:
+        click.echo(f"stopped after {stop_timeout} s with requests still in flight (their connections were closed)",
+                   err=True)
+        sys.exit(1)
 
 
 def _seed_drawn(config: Any, env: Any) -> int | None:
