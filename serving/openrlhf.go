@@ -38,9 +38,9 @@ const (
 )
 
 type openrlhfRequest struct {
-	Query   []string          `json:"query"`
-	Prompts []*string         `json:"prompts"`
-	Labels  []json.RawMessage `json:"labels"`
+	Query   []string  `json:"query"`
+	Prompts []*string `json:"prompts"`
+	Labels  []any     `json:"labels"` // strings, json.Numbers (their own text) or anything else, refused
 }
 
 type openrlhfReply struct {
@@ -70,13 +70,14 @@ func (s *Server) getReward(ctx context.Context, body []byte) (any, []Outcome, er
 	truths := make([]string, n)
 	var plain []int
 	groups := map[*served]*group{}
+	known := map[string]*served{}
 	for k := range n {
 		var prompt string
 		if req.Prompts != nil && req.Prompts[k] != nil {
 			prompt = *req.Prompts[k]
 		}
 		responses[k] = responseOf(req.Query[k], prompt)
-		var label json.RawMessage
+		var label any
 		if req.Labels != nil {
 			label = req.Labels[k]
 		}
@@ -85,7 +86,7 @@ func (s *Server) getReward(ctx context.Context, body []byte) (any, []Outcome, er
 		case err != nil:
 			outs[k] = *err
 		case ref != nil:
-			if e := s.resolveReference(ref); e != nil {
+			if e := s.resolveReference(ref, known); e != nil {
 				outs[k] = *e
 				continue
 			}
@@ -190,46 +191,42 @@ type reference struct {
 // classifyLabel reads one label: a ground truth (a non-empty string not
 // starting with "llenvs:", or a number, as its JSON text), a reference
 // (llenvs:<i>:<fingerprint>:<environment>), or neither (an unscored item).
-func (s *Server) classifyLabel(raw json.RawMessage) (truth string, ref *reference, fail *Outcome) {
-	raw = bytes.TrimSpace(raw)
+func (s *Server) classifyLabel(label any) (truth string, ref *reference, fail *Outcome) {
 	unscored := func(format string, args ...any) (string, *reference, *Outcome) {
 		return "", nil, &Outcome{Status: StatusError, Unscored: true, Error: fmt.Sprintf(format, args...)}
 	}
-	if len(raw) == 0 || string(raw) == "null" {
+	switch v := label.(type) {
+	case nil:
 		return unscored("the sample has no label: give each sample its ground truth, or the label make_openrlhf_dataset wrote")
-	}
-	switch c := raw[0]; {
-	case c == '"':
-		var text string
-		if err := json.Unmarshal(raw, &text); err != nil {
-			return unscored("the label is not a valid JSON string: %v", err)
-		}
-		if rest, ok := strings.CutPrefix(text, labelPrefix); ok {
+	case json.Number:
+		return string(v), nil, nil
+	case string:
+		if rest, ok := strings.CutPrefix(v, labelPrefix); ok {
 			parts := strings.SplitN(rest, ":", 3)
 			if len(parts) != 3 || !asciiDigits(parts[0]) {
-				return unscored("label %s is not an llenvs task reference (expected 'llenvs:<task_index>:<fingerprint>:<environment>' as make_openrlhf_dataset writes it)", shortText(text))
+				return unscored("label %s is not an llenvs task reference (expected 'llenvs:<task_index>:<fingerprint>:<environment>' as make_openrlhf_dataset writes it)", shortText(v))
 			}
 			i, err := strconv.ParseInt(parts[0], 10, 64)
 			if err != nil {
-				return unscored("label %s: task index %s is out of range", shortText(text), parts[0])
+				return unscored("label %s: task index %s is out of range", shortText(v), parts[0])
 			}
 			return "", &reference{index: i, fingerprint: parts[1], text: parts[2]}, nil
 		}
-		if strings.TrimSpace(text) == "" {
+		if strings.TrimSpace(v) == "" {
 			return unscored("the label is empty: give each sample its ground truth, or the label make_openrlhf_dataset wrote")
 		}
-		return text, nil, nil
-	case c == '-' || c >= '0' && c <= '9':
-		return string(raw), nil, nil
+		return v, nil, nil
 	default:
-		return unscored("label %s is neither a ground truth (a string or number) nor an llenvs task reference", shortText(string(raw)))
+		text, _ := encode(v)
+		return unscored("label %s is neither a ground truth (a string or number) nor an llenvs task reference", shortText(string(text)))
 	}
 }
 
 // resolveReference finds the served environment a reference label names
 // and checks its task index; labels are untrusted, so one that names an
-// environment this server does not serve is refused.
-func (s *Server) resolveReference(ref *reference) *Outcome {
+// environment this server does not serve is refused. known caches the
+// request's references already resolved.
+func (s *Server) resolveReference(ref *reference, known map[string]*served) *Outcome {
 	var env *served
 	switch {
 	case ref.text == "" && len(s.order) == 1:
@@ -241,7 +238,11 @@ func (s *Server) resolveReference(ref *reference) *Outcome {
 		return &Outcome{Status: StatusError, Unscored: true, Error: fmt.Sprintf("label for task %d names no environment, and this server "+
 			"serves %d; serve only the environment the rows were built from", ref.index, len(s.order))}
 	default:
-		env = s.byReference(ref.text)
+		var seen bool
+		if env, seen = known[ref.text]; !seen {
+			env = s.byReference(ref.text)
+			known[ref.text] = env
+		}
 	}
 	if env == nil {
 		return &Outcome{Status: StatusError, Unscored: true, Refused: true, Error: fmt.Sprintf("the label names an environment this server does not serve "+
@@ -369,7 +370,13 @@ func (s *Server) checkItems(n int) error {
 // decodeBody decodes a JSON object body into v, refusing trailing data
 // and, when strict, unknown keys, with a message that names them.
 func decodeBody(body []byte, v any, strict bool) error {
+	if fastDecode(body, v, strict) == nil {
+		return nil
+	}
+	// Refused: decode again with encoding/json for its precise error.
+	reflect.ValueOf(v).Elem().SetZero()
 	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
 	if strict {
 		dec.DisallowUnknownFields()
 	}

@@ -187,4 +187,13 @@ func scoreSource(source, response, truth string) Outcome {
 
 // fingerprint is 8 hex digits of the CRC-32 of a ground truth's UTF-8
 // text, as OpenRLHF rows carry it (Python's zlib.crc32).
-func fingerprint(truth string) string { return fmt.Sprintf("%08x", crc32.ChecksumIEEE([]byte(truth))) }
+func fingerprint(truth string) string {
+	const hex = "0123456789abcdef"
+	sum := crc32.ChecksumIEEE([]byte(truth))
+	var b [8]byte
+	for i := 7; i >= 0; i-- {
+		b[i] = hex[sum&0xf]
+		sum >>= 4
+	}
+	return string(b[:])
+}

@@ -225,7 +225,7 @@ func badRequest(format string, args ...any) error {
 }
 
 func writeJSON(w http.ResponseWriter, code int, v any) {
-	b, err := json.Marshal(v)
+	b, err := encode(v)
 	if err != nil {
 		code, b = http.StatusInternalServerError, []byte(`{"error":"the answer could not be encoded"}`)
 	}

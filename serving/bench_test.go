@@ -1,0 +1,42 @@
+package serving
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+// BenchmarkGetRewardBatch times one /get_reward request of 512 samples
+// labelled as make_openrlhf_dataset labels them, through the handler.
+func BenchmarkGetRewardBatch(b *testing.B) {
+	t := &testing.T{}
+	env := legCounting(t)
+	s, err := New(Config{Environments: []Environment{{Name: "leg_counting", Reference: legReference, Scorer: EnvScorer(env)}}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	h := s.Handler()
+	var req openrlhfRequest
+	for k := range 512 {
+		i := k % 50
+		truth := truthOf(t, env, i)
+		prompt := fmt.Sprintf("<|im_start|>user\nHow many legs? task %d<|im_end|>\n<|im_start|>assistant\n", i)
+		req.Query = append(req.Query, prompt+strings.Repeat("Let me count the legs of each animal in turn. ", 6)+"<answer>"+truth+"</answer><|im_end|>")
+		req.Prompts = append(req.Prompts, &prompt)
+		req.Labels = append(req.Labels, fmt.Sprintf("llenvs:%d:%s:%s", i, fingerprint(truth), legReference))
+	}
+	body, _ := json.Marshal(req)
+	b.SetBytes(int64(len(body)))
+	b.ResetTimer()
+	for range b.N {
+		r := httptest.NewRequest(http.MethodPost, "/get_reward", strings.NewReader(string(body)))
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		if w.Code != 200 {
+			b.Fatalf("status %d: %s", w.Code, w.Body.String())
+		}
+	}
+}
