@@ -11,7 +11,12 @@ import (
 
 // BenchmarkGetRewardBatch times one /get_reward request of 512 samples
 // labelled as make_openrlhf_dataset labels them, through the handler.
-func BenchmarkGetRewardBatch(b *testing.B) {
+func BenchmarkGetRewardBatch(b *testing.B) { benchGetReward(b, 512) }
+
+// BenchmarkGetRewardOne times a request of one sample, OpenRLHF's pattern.
+func BenchmarkGetRewardOne(b *testing.B) { benchGetReward(b, 1) }
+
+func benchGetReward(b *testing.B, n int) {
 	t := &testing.T{}
 	env := legCounting(t)
 	s, err := New(Config{Environments: []Environment{{Name: "leg_counting", Reference: legReference, Scorer: EnvScorer(env)}}})
@@ -20,7 +25,7 @@ func BenchmarkGetRewardBatch(b *testing.B) {
 	}
 	h := s.Handler()
 	var req openrlhfRequest
-	for k := range 512 {
+	for k := range n {
 		i := k % 50
 		truth := truthOf(t, env, i)
 		prompt := fmt.Sprintf("<|im_start|>user\nHow many legs? task %d<|im_end|>\n<|im_start|>assistant\n", i)

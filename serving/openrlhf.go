@@ -401,6 +401,8 @@ func bodyError(err error) error {
 		return badRequest("the request body must be a JSON object, not a JSON %s", te.Value)
 	case errors.As(err, &se):
 		return badRequest("the request body is not valid JSON (at byte %d): %v", se.Offset, err)
+	case strings.HasPrefix(err.Error(), "json: unknown field "):
+		return badRequest("the request has an %s (see docs/serving.md for the request's fields)", strings.TrimPrefix(err.Error(), "json: "))
 	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
 		return badRequest("the request body is not valid JSON: it ends before the JSON object does")
 	}

@@ -364,7 +364,7 @@ func (s *Server) fail(w http.ResponseWriter, endpoint string, err error) {
 
 func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
 	if r.ContentLength > limit {
-		return nil, &httpError{http.StatusRequestEntityTooLarge, fmt.Sprintf("the body is %d bytes; the limit is %d (split the batch, or raise --max-body-bytes)", r.ContentLength, limit)}
+		return nil, &httpError{http.StatusRequestEntityTooLarge, fmt.Sprintf("the body is %d bytes; the limit is %d (split the batch, or raise the limit: --max-body-mb, or max_body_bytes= in serve())", r.ContentLength, limit)}
 	}
 	body := http.MaxBytesReader(w, r.Body, limit)
 	buf := make([]byte, 0, max(0, min(r.ContentLength, limit))+1)
@@ -380,7 +380,7 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, erro
 		var tooLarge *http.MaxBytesError
 		switch {
 		case errors.As(err, &tooLarge):
-			return nil, &httpError{http.StatusRequestEntityTooLarge, fmt.Sprintf("the body is over the limit of %d bytes (split the batch, or raise --max-body-bytes)", limit)}
+			return nil, &httpError{http.StatusRequestEntityTooLarge, fmt.Sprintf("the body is over the limit of %d bytes (split the batch, or raise the limit: --max-body-mb, or max_body_bytes= in serve())", limit)}
 		case errors.Is(err, io.EOF):
 			return buf, nil
 		default:

@@ -8,5 +8,7 @@ Import paths mirror llenvs: ``llenvs_go.core.registry.environment_registry``,
 from llenvs_go import adapters as _adapters  # noqa: F401  (registers the built-in adapters)
 from llenvs_go._native import InternalError, TaskIndexError, UnknownNameError, max_threads, set_threads
 from llenvs_go._version import __version__
+from llenvs_go.serving import Server, serve
 
-__all__ = ["InternalError", "TaskIndexError", "UnknownNameError", "__version__", "max_threads", "set_threads"]
+__all__ = ["InternalError", "Server", "TaskIndexError", "UnknownNameError", "__version__", "max_threads", "serve",
+           "set_threads"]

@@ -421,7 +421,7 @@ def serve_command(name: str | None, config_file: str | None, assignments: tuple[
     """Serve rewards over HTTP for environment NAME (and --also others) until SIGTERM or SIGINT.
 
     Endpoints: POST /get_reward (and /) in OpenRLHF's remote reward protocol
-    (--remote_rm_url http://HOST:PORT/get_reward), POST /score (batches),
+    (--reward.remote_url http://HOST:PORT/get_reward), POST /score (batches),
     POST /verify (NeMo-Gym's shape), GET /health, /ready and /metrics.
     Without NAME only ground-truth labels are served (math verification or
     exact match, and veRL's data-source routing on /score). Serve the
@@ -472,7 +472,7 @@ def serve_command(name: str | None, config_file: str | None, assignments: tuple[
     served = ", ".join(envs) or "ground-truth labels only"
     click.echo(f"serving {served} on {server.url}", nl=True)
     sys.stdout.flush()
-    click.echo(f"OpenRLHF: --remote_rm_url {server.url}/get_reward; stop with SIGTERM or Ctrl-C", err=True)
+    click.echo(f"OpenRLHF: --reward.remote_url {server.url}/get_reward; stop with SIGTERM or Ctrl-C", err=True)
     drained = server.serve_forever(stop_timeout)
     if drained:
         click.echo("stopped: every accepted request was answered", err=True)

@@ -8,7 +8,7 @@ the GIL for each batch: it serves no faster than it scores in this process.
 
 Endpoints (``docs/serving.md`` has them with examples):
 
-- ``POST /get_reward`` (also ``POST /``): OpenRLHF's ``--remote_rm_url``
+- ``POST /get_reward`` (also ``POST /``): OpenRLHF's ``--reward.remote_url``
   protocol, ``{"query", "prompts", "labels"}`` in, ``{"rewards", "scores",
   "extra_logs"}`` out;
 - ``POST /score``: task indices (or ground truths, with optional veRL data
@@ -95,7 +95,7 @@ class Server:
 
     Attributes:
         address: ``host:port`` it listens on (the port chosen when 0 was asked).
-        url: ``http://host:port``; OpenRLHF's ``--remote_rm_url`` is ``url + "/get_reward"``.
+        url: ``http://host:port``; OpenRLHF's ``--reward.remote_url`` is ``url + "/get_reward"``.
         limits: the limits it enforces, defaults filled in (seconds for times).
         environments: the names of the served environments (the ``environment`` of ``/score``).
     """

@@ -1,6 +1,6 @@
 """The reward server (llenvs_go.serve, `llenvs-go serve`) with real clients: OpenRLHF's own HTTP request code.
 
-OpenRLHF 0.11's SingleTurnAgentExecutor posts {"query", "prompts", "labels"} to every --remote_rm_url with
+OpenRLHF 0.11's SingleTurnAgentExecutor posts {"query", "prompts", "labels"} to every --reward.remote_url with
 aiohttp (openrlhf/utils/agent.py, _fetch_rewards_via_http); its module is loaded here from the installed
 package by path, without the package's __init__ (which imports torch and deepspeed).
 """
