@@ -45,8 +45,7 @@ class RewardReplica:
     """One replica: a loopback reward server and the forwarding of the route's requests to it.
 
     Ray Serve builds it from the arguments :func:`reward_app` binds; it is not
-    meant to be made by hand (but it works in a plain process too, which is
-    how its tests drive it without Ray).
+    meant to be made by hand.
     """
 
     def __init__(self, environments: Any = None, serve_options: Mapping[str, Any] | None = None) -> None:
