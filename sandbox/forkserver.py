@@ -255,9 +255,8 @@ def run_child(req: dict, fds: list, verdict_fd: int, workdir: str) -> None:
     if LIBC.syscall(ctypes.c_long(SYS_CLOSE_RANGE), ctypes.c_uint(4), ctypes.c_uint(0xFFFFFFFF), ctypes.c_uint(0)):
         os.closerange(4, 1 << 16)  # kernels before 5.9
     os.chdir(workdir)
-    os.environ.clear()
-    os.environ.update({"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": workdir, "TMPDIR": workdir,
-                       "LANG": "C.UTF-8"})
+    if not ISOLATED:  # the server's environment is the runs' (run_environment), but for the run's own directory
+        os.environ["HOME"] = os.environ["TMPDIR"] = workdir
     set_limits(req["limits"])
     if ISOLATED:
         drop_privileges()
@@ -377,10 +376,18 @@ def preload() -> None:
     exec(compile("def _warm(x):\n    return [x for _ in range(2)]\n_warm(1)\n", "<warm>", "exec"), {})
 
 
+def run_environment() -> None:
+    """The environment every run starts with, set once in the server rather than in each run (a run's
+    os.environ.clear() and update cost a tenth of its CPU in copy-on-write faults)."""
+    os.environ.clear()
+    os.environ.update({"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp", "TMPDIR": "/tmp", "LANG": "C.UTF-8"})
+
+
 def serve() -> None:
     """Take requests, start runs, and watch them: their end, their cancel pipe and their deadline."""
     control = socket.socket(fileno=3)
     preload()
+    run_environment()
     gc.disable()
     gc.freeze()  # forked runs then do not copy the server's objects to collect them
     control.send(json.dumps({"ready": True, "python": sys.version.split()[0]}).encode())

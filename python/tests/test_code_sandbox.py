@@ -199,6 +199,24 @@ def test_the_callers_temporary_and_home_directories_are_not_visible(box, tmp_pat
     assert r.status == "error" and "FileNotFoundError" in r.stderr
 
 
+def test_the_callers_environment_variables_do_not_reach_a_run(monkeypatch):
+    # A token in the trainer's environment (a hub or cloud key) must not be readable by model-written code.
+    monkeypatch.setenv("LLENVS_SANDBOX_TEST_SECRET", "the caller's token")
+    box = code.Sandbox(timeout=3.0, memory_mb=256, tmpfs_mb=8, output_bytes=4096)
+    box.run("pass")  # the worker is started before a test counts processes
+    r = run_checked(box, """
+        import os
+        print(sorted(os.environ.items()))
+        print(os.getcwd())
+    """)
+    assert r.status == "ok", r
+    assert "the caller's token" not in r.stdout and "LLENVS_SANDBOX_TEST_SECRET" not in r.stdout
+    names = [name for name, _ in eval(r.stdout.splitlines()[0])]
+    assert names == ["HOME", "LANG", "PATH", "TMPDIR"]
+    workdir = r.stdout.splitlines()[1]
+    assert dict(eval(r.stdout.splitlines()[0]))["HOME"] == workdir
+
+
 @needs_namespaces
 def test_writing_or_deleting_the_callers_files_fails(box, tmp_path):
     keep = tmp_path / "keep.txt"
