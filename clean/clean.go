@@ -44,6 +44,22 @@ var (
 			}
 			return TruncateTail(c.MaxChars), nil
 		},
+		"take_first_nonempty_line": func(what string, cfg map[string]any) (Cleaner, error) {
+			c := struct {
+				MaxChars *int `json:"max_chars"`
+			}{}
+			if err := strictcfg.Decode(what, cfg, &c); err != nil {
+				return nil, err
+			}
+			if c.MaxChars == nil {
+				return TakeFirstNonemptyLine(0), nil
+			}
+			if *c.MaxChars < 1 {
+				return nil, fmt.Errorf("%s: field \"max_chars\": want at least 1 (or null for the whole line), got %d",
+					what, *c.MaxChars)
+			}
+			return TakeFirstNonemptyLine(*c.MaxChars), nil
+		},
 	}
 )
 
@@ -295,4 +311,34 @@ func TruncateTail(maxChars int) Cleaner {
 		t, _ := pycompat.Tail(pycompat.Strip(s), maxChars)
 		return t
 	}
+}
+
+// TakeFirstNonemptyLine returns the parameterised cleaner
+// take_first_nonempty_line: the first line (as str.splitlines() splits)
+// that is not blank, stripped, cut to its first maxChars code points when
+// maxChars > 0; "" when every line is blank. It turns a chatty response
+// into the one command a text environment reads.
+func TakeFirstNonemptyLine(maxChars int) Cleaner {
+	return func(s string) string {
+		for _, line := range pycompat.SplitLines(s) {
+			if line = pycompat.Strip(line); line != "" {
+				return head(line, maxChars)
+			}
+		}
+		return ""
+	}
+}
+
+// head is the first n code points of s (all of s when n <= 0); a
+// surrogatepass-encoded surrogate is one code point.
+func head(s string, n int) string {
+	if n <= 0 || len(s) <= n {
+		return s
+	}
+	i := 0
+	for k := 0; k < n && i < len(s); k++ {
+		_, w := pycompat.DecodeRune(s[i:])
+		i += w
+	}
+	return s[:i]
 }

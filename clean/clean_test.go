@@ -54,6 +54,12 @@ func TestCleaners(t *testing.T) {
 		{"truncate", TruncateTail(3), "  abcdef \n", "def"},
 		{"truncate", TruncateTail(3), "éü", "éü"},
 		{"truncate", TruncateTail(2), "日本語", "本語"},
+		{"first line", TakeFirstNonemptyLine(0), "\n\n  go north  \nI refuse", "go north"},
+		{"first line, all blank", TakeFirstNonemptyLine(0), " \n\t\n", ""},
+		{"first line, cut", TakeFirstNonemptyLine(8), "\nsearch[red headphones]\nclick[Buy Now]", "search[r"},
+		{"first line, code points", TakeFirstNonemptyLine(2), "\r\n日本語\n", "日本"},
+		{"first line, python line breaks", TakeFirstNonemptyLine(0), "\u2028 \x1c look\u0085x", "look"},
+		{"first line, empty", TakeFirstNonemptyLine(3), "", ""},
 	} {
 		if got := c.f(c.in); got != c.out {
 			t.Errorf("%s(%q) = %q, want %q", c.name, c.in, got, c.out)
@@ -95,6 +101,8 @@ func TestResolveCleaners(t *testing.T) {
 		{"pre", []any{map[string]any{"type": "truncate_tial"}}, []string{"unknown parameterized cleaner", "did you mean 'truncate_tail'?"}},
 		{"pre", []any{map[string]any{"type": "strip_special_tokens"}}, []string{"write it as a plain name"}},
 		{"pre", []any{map[string]any{"type": "truncate_tail", "config": map[string]any{"max_chars": 0}}}, []string{"max_chars", "at least 1"}},
+		{"pre", []any{map[string]any{"type": "take_first_nonempty_line", "config": map[string]any{"max_chars": 0}}}, []string{"max_chars", "at least 1"}},
+		{"pre", []any{map[string]any{"type": "take_first_nonempty_line", "config": map[string]any{"max_char": 5}}}, []string{"unknown key 'max_char'", "did you mean 'max_chars'?"}},
 		{"pre", []any{map[string]any{"type": "truncate_tail", "config": map[string]any{"max": 5}}}, []string{"unknown key 'max'"}},
 		{"sideways", nil, []string{"invalid cleaner kind"}},
 	} {

@@ -91,6 +91,15 @@ func FuzzCleaners(f *testing.F) {
 		if pycompat.Len(out) > n || !strings.HasSuffix(pycompat.Strip(s), out) {
 			t.Fatalf("truncate_tail(%d)(%q) = %q", n, s, out)
 		}
+
+		// take_first_nonempty_line keeps a stripped prefix of one line: no line break, no blank result
+		// unless every line is blank.
+		out = TakeFirstNonemptyLine(n % 50)(s)
+		check("take_first_nonempty_line", out)
+		if !strings.Contains(s, out) || (n%50 > 0 && pycompat.Len(out) > n%50) ||
+			len(pycompat.SplitLines(out)) > 1 || (out == "" && pycompat.Strip(strings.Join(pycompat.SplitLines(s), "")) != "") {
+			t.Fatalf("take_first_nonempty_line(%d)(%q) = %q", n%50, s, out)
+		}
 	})
 }
 
@@ -102,6 +111,7 @@ func FuzzResolve(f *testing.F) {
 		`["strip_special_tokens", "strip_thinking_tokens"]`,
 		`["strip_trailing_punctuation", {"type": "truncate_tail", "config": {"max_chars": 3}}]`,
 		`[{"type": "truncate_tail", "config": {"max_chars": 0}}]`,
+		`[{"type": "take_first_nonempty_line", "config": {"max_chars": null}}]`,
 		`[{"type": "truncate_tail", "config": {"max_chars": 1e300}}]`,
 		`[{"type": "truncate_tail", "config": {"max_chars": -9223372036854775808}}]`,
 		`[{"type": null}]`, `[{"config": {}}]`, `[{"type": "strip_latex_dollars"}]`, `[null, 1, true, []]`,

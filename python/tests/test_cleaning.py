@@ -19,6 +19,7 @@ from llenvs_go.core.cleaning import (
     strip_surrounding_quotes,
     strip_thinking_tokens,
     strip_trailing_punctuation,
+    take_first_nonempty_line,
     truncate_tail,
 )
 
@@ -80,6 +81,35 @@ def test_truncate_tail():
         truncate_tail("3")  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize(("text", "max_chars", "want"), [
+    ("\n\n  go north  \nI refuse", None, "go north"),
+    (" \n\t\n", None, ""),
+    ("", 4, ""),
+    ("\nsearch[red headphones]\nclick[Buy Now]", 8, "search[r"),
+    ("\r\n  日本語 \n", 2, "日本"),
+    ("\u2028 \x1c look\x85then", None, "look"),  # str.splitlines' line breaks, not just \n
+])
+def test_take_first_nonempty_line(text, max_chars, want):
+    cleaner = take_first_nonempty_line(max_chars)
+    assert cleaner(text) == want
+    # the same line Python's own reading of the rule gives
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    assert want == (lines[0][:max_chars] if lines else "")
+    assert apply_cleaners([cleaner], [text, text]) == [want, want]
+
+
+def test_take_first_nonempty_line_in_configs():
+    spec = {"type": "take_first_nonempty_line", "config": {"max_chars": 3}}
+    assert resolve_cleaners([spec], "pre") == [take_first_nonempty_line(3)]
+    assert resolve_cleaners([{"type": "take_first_nonempty_line"}], "post") == [take_first_nonempty_line()]
+    assert cleaner_spec(take_first_nonempty_line(3)) == spec
+    assert pickle.loads(pickle.dumps(take_first_nonempty_line(3)))("\n abcdef") == "abc"
+    with pytest.raises(ValueError, match="at least 1"):
+        take_first_nonempty_line(0)
+    with pytest.raises(TypeError, match="must be an int or None"):
+        take_first_nonempty_line("3")  # type: ignore[arg-type]
+
+
 def test_cleaners_refuse_non_str():
     with pytest.raises(TypeError, match="needs a str"):
         strip_special_tokens(None)  # type: ignore[arg-type]
@@ -112,7 +142,8 @@ def test_resolve_cleaners_errors():
     # A post-cleaner is unknown in the pre list.
     with pytest.raises(KeyError, match="Unknown pre-cleaner: 'strip_latex_dollars'"):
         resolve_cleaners(["strip_latex_dollars"], "pre")
-    with pytest.raises(KeyError, match=r"Unknown parameterized cleaner: 'truncate'. Available: \['truncate_tail'\]"):
+    with pytest.raises(KeyError, match=r"Unknown parameterized cleaner: 'truncate'. "
+                                        r"Available: \['take_first_nonempty_line', 'truncate_tail'\]"):
         resolve_cleaners([{"type": "truncate"}], "post")
     with pytest.raises(KeyError, match="needs a 'type'"):
         resolve_cleaners([{"config": {}}], "post")

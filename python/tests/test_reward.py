@@ -96,6 +96,10 @@ def test_by_name_first_match_or_none():
     b = SignalBundle((sig(0.3, "other"), first, second))
     assert b.by_name("dup") is first
     assert b.by_name("missing") is None
+    assert b.by_name("missing", required=False) is None
+    assert b.by_name("dup", required=True) is first
+    with pytest.raises(ValueError, match="Signal 'missing' not found; the bundle has \\['other', 'dup', 'dup'\\]"):
+        b.by_name("missing", required=True)
 
 
 def test_by_type_is_tuple_in_order():

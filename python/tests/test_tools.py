@@ -13,6 +13,7 @@ from llenvs_go.core.tools import (
     ToolParameterType,
     ToolResult,
     ToolResultStatus,
+    oai_tools_to_definitions,
 )
 
 
@@ -152,3 +153,76 @@ def test_simple_tool_executor_runs_calls_and_reports_failures_as_results():
     assert (unknown.status, unknown.error) == (ToolResultStatus.INVALID_TOOL, "Unknown tool: nope")
     assert bad_args.status is ToolResultStatus.INVALID_ARGUMENTS and "add" in bad_args.error
     assert failed.status is ToolResultStatus.ERROR and "no luck" in failed.error and failed.output == ""
+
+
+def _fetch(url: str, timeout: int = 30, retries: int | None = None, headers: dict[str, str] | None = None,
+           verbose: bool = False, scale: float = 1.0, tags: list[str] | None = None) -> str:
+    """Fetch a URL.
+
+    Args:
+        url: The URL to fetch,
+            with its scheme.
+        timeout (int): Request timeout in seconds.
+        retries: How many times to retry.
+        headers: Extra request headers.
+        verbose: Whether to log.
+        scale: A factor.
+        tags: Labels for the request.
+
+    Returns:
+        The response body.
+    """
+    return url
+
+
+def test_from_callable_reads_signature_and_docstring():
+    tool = ToolDefinition.from_callable(_fetch, is_terminal=True)
+    assert (tool.name, tool.description, tool.is_terminal) == ("_fetch", "Fetch a URL.", True)
+    by_name = {p.name: p for p in tool.parameters}
+    assert [p.name for p in tool.parameters] == ["url", "timeout", "retries", "headers", "verbose", "scale", "tags"]
+    assert by_name["url"].description == "The URL to fetch, with its scheme."
+    assert by_name["timeout"].description == "Request timeout in seconds."
+    assert [p.required for p in tool.parameters] == [True] + [False] * 6
+
+
+def test_from_callable_types_agree_with_transformers_json_schema():
+    # transformers renders a tool's schema from the same annotations for chat templates.
+    get_json_schema = pytest.importorskip("transformers.utils").get_json_schema
+    theirs = get_json_schema(_fetch)["function"]["parameters"]["properties"]
+    ours = ToolDefinition.from_callable(_fetch).parameters_schema()["properties"]
+    assert {k: v["type"] for k, v in ours.items()} == {k: v["type"] for k, v in theirs.items()}
+    assert {k: v["description"] for k, v in ours.items()} == {k: v["description"] for k, v in theirs.items()}
+
+
+def test_from_callable_errors_and_overrides():
+    with pytest.raises(ValueError, match="pass name="):
+        ToolDefinition.from_callable(lambda x: x)
+    with pytest.raises(TypeError, match="needs a callable"):
+        ToolDefinition.from_callable("not a function")  # type: ignore[arg-type]
+    tool = ToolDefinition.from_callable(lambda x: x, name="identity", description="Return input")
+    assert (tool.name, tool.description, [p.type for p in tool.parameters]) == (
+        "identity", "Return input", [ToolParameterType.STRING])
+
+
+def test_oai_tools_round_trip_and_flat_parameters():
+    tool = {"type": "function", "function": {
+        "name": "order", "description": "Place an order",
+        "parameters": {"type": "object", "required": ["items"], "properties": {
+            "items": {"type": "array", "items": {"type": "object", "properties": {"sku": {"type": "string"}}}},
+            "size": {"type": "string", "enum": ["s", "m"], "description": "Size"},
+            "note": {"type": "null"}}}}}
+    (d,) = oai_tools_to_definitions([tool])
+    assert d.to_openai_schema() == tool
+    assert d.to_anthropic_schema()["input_schema"] == tool["function"]["parameters"]
+    assert [(p.name, p.type, p.required) for p in d.parameters] == [
+        ("items", ToolParameterType.ARRAY, True), ("size", ToolParameterType.STRING, False),
+        ("note", ToolParameterType.STRING, False)]
+    assert d.parameters[1].enum == ("s", "m")
+    tool["function"]["name"] = "changed"  # the definition keeps its own copy
+    assert d.to_openai_schema()["function"]["name"] == "order"
+    (bare,) = oai_tools_to_definitions([{"name": "f", "parameters": {"type": "object", "properties": {}}}])
+    assert bare.to_openai_schema()["function"]["name"] == "f"
+    with pytest.raises(ValueError, match="no function name"):
+        oai_tools_to_definitions([{"type": "function", "function": {}}])
+    with pytest.raises(TypeError, match=r"tools\[0\] must be a mapping"):
+        oai_tools_to_definitions(["x"])  # type: ignore[list-item]

@@ -109,6 +109,48 @@ def _truncate_prefix(max_chars: int) -> bytes:
     return _request_prefix("pre", {"type": "truncate_tail", "config": {"max_chars": max_chars}})
 
 
+@dataclass(frozen=True)
+class TakeFirstNonemptyLine:
+    """The cleaner :func:`take_first_nonempty_line` returns: the first non-blank line, stripped, cut."""
+
+    max_chars: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.max_chars is None:
+            return
+        if isinstance(self.max_chars, bool) or not isinstance(self.max_chars, int):
+            raise TypeError(f"take_first_nonempty_line: max_chars must be an int or None, "
+                            f"got {type(self.max_chars).__name__}")
+        if self.max_chars < 1:
+            raise ValueError(f"take_first_nonempty_line: max_chars must be at least 1 (None keeps the whole line), "
+                             f"got {self.max_chars}")
+
+    @property
+    def spec(self) -> dict[str, Any]:
+        """How this cleaner is written in a ``pre_cleaners`` or ``post_cleaners`` list."""
+        return {"type": "take_first_nonempty_line", "config": {"max_chars": self.max_chars}}
+
+    def __call__(self, text: str) -> str:
+        return _clean(_parameterized_prefix(self.spec["type"], self.max_chars), [text])[0]
+
+
+def take_first_nonempty_line(max_chars: int | None = None) -> TakeFirstNonemptyLine:
+    """A cleaner that keeps the first line that is not blank, stripped (``""`` when every line is blank).
+
+    Lines are split as ``str.splitlines`` splits them; with ``max_chars``,
+    the line is cut to its first ``max_chars`` characters. It turns a chatty
+    response into the one command a text environment reads. Usable in either
+    list; in a config it is written ``{"type": "take_first_nonempty_line",
+    "config": {"max_chars": N}}``.
+    """
+    return TakeFirstNonemptyLine(max_chars)
+
+
+@functools.lru_cache(maxsize=64)
+def _parameterized_prefix(kind: str, max_chars: int | None) -> bytes:
+    return _request_prefix("pre", {"type": kind, "config": {"max_chars": max_chars}})
+
+
 def truncate_tail(max_chars: int = 256) -> TruncateTail:
     """A cleaner that strips whitespace, then keeps the last ``max_chars`` characters.
 
@@ -132,7 +174,10 @@ POST_CLEANERS: dict[str, Cleaner] = {
 }
 """The post-cleaners by name."""
 
-PARAMETERIZED_CLEANERS: dict[str, Callable[..., Cleaner]] = {"truncate_tail": truncate_tail}
+PARAMETERIZED_CLEANERS: dict[str, Callable[..., Cleaner]] = {
+    "truncate_tail": truncate_tail,
+    "take_first_nonempty_line": take_first_nonempty_line,
+}
 """Cleaner factories, written ``{"type": name, "config": {...}}`` in either list."""
 
 _NAMES: dict[Any, tuple[str, str]] = {
@@ -149,7 +194,7 @@ def cleaner_spec(cleaner: Any, kind: str | None = None) -> str | dict[str, Any] 
     and, when ``kind`` (``"pre"`` or ``"post"``) is given, for a named
     cleaner of the other kind, which that list does not accept.
     """
-    if isinstance(cleaner, TruncateTail):
+    if isinstance(cleaner, (TruncateTail, TakeFirstNonemptyLine)):
         return cleaner.spec
     try:
         known = _NAMES.get(cleaner)
@@ -168,6 +213,8 @@ def apply_cleaners(cleaners: Sequence[Cleaner], texts: Sequence[str]) -> list[st
             break
         if isinstance(c, TruncateTail):
             prefix: bytes | None = _truncate_prefix(c.max_chars)
+        elif isinstance(c, TakeFirstNonemptyLine):
+            prefix = _parameterized_prefix("take_first_nonempty_line", c.max_chars)
         else:
             try:
                 prefix = _PREFIXES.get(c)

@@ -93,11 +93,17 @@ class SignalBundle:
                 total += r * s.weight
         return float(total)
 
-    def by_name(self, name: str) -> Signal | None:
-        """The first signal named ``name``, or None."""
+    def by_name(self, name: str, required: bool = False) -> Signal | None:
+        """The first signal named ``name``; None when there is none, unless ``required``.
+
+        Raises:
+            ValueError: ``required`` and no signal is named ``name`` (the message lists the names there are).
+        """
         for s in self.signals:
             if s.name == name:
                 return s
+        if required:
+            raise ValueError(f"Signal {name!r} not found; the bundle has {[s.name for s in self.signals]}")
         return None
 
     def by_type(self, reward_type: RewardType) -> tuple[Signal, ...]:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import copy
 import inspect
-from collections.abc import Callable
+import types
+import typing
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum, auto
 from typing import Any, Protocol, runtime_checkable
@@ -105,6 +108,130 @@ class ToolDefinition:
         """The Anthropic tool form: ``{"name", "description", "input_schema"}``."""
         name, description, params = self._function_parts()
         return {"name": name, "description": description, "input_schema": params}
+
+    @classmethod
+    def from_callable(cls, fn: Callable[..., Any], *, name: str | None = None, description: str | None = None,
+                      is_terminal: bool = False) -> ToolDefinition:
+        """The definition of a tool that calls ``fn``, read from its signature and docstring.
+
+        Each parameter (``self`` and ``cls`` skipped) becomes a :class:`ToolParameter`: its type from
+        the annotation (``str``, ``int``, ``float``, ``bool``, ``list``/``tuple``/``list[...]``,
+        ``dict``/``dict[...]``; anything else, or none, is a string), required unless it has a
+        default, described by the Google-style ``Args:`` section of the docstring. The description is
+        the docstring's first paragraph, else the name.
+
+        Raises:
+            TypeError: ``fn`` is not callable.
+            ValueError: no ``name`` is given for a lambda (``<lambda>`` is not a tool name).
+        """
+        if not callable(fn):
+            raise TypeError(f"from_callable needs a callable, got {type(fn).__name__}")
+        tool_name = name if name is not None else getattr(fn, "__name__", None)
+        if not tool_name or tool_name == "<lambda>":
+            raise ValueError("from_callable: this callable has no usable name; pass name='...'")
+        doc = inspect.getdoc(fn) or ""
+        summary, arg_docs = _parse_docstring(doc)
+        try:
+            hints = typing.get_type_hints(fn)
+        except Exception:  # unresolvable forward references: read the raw annotations instead
+            hints = getattr(fn, "__annotations__", {})
+        params = []
+        for p in inspect.signature(fn).parameters.values():
+            if p.name in ("self", "cls") or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+                continue
+            params.append(ToolParameter(name=p.name, type=_parameter_type(hints.get(p.name, p.annotation)),
+                                        description=arg_docs.get(p.name, ""), required=p.default is p.empty))
+        return cls(name=tool_name, description=description if description is not None else (summary or tool_name),
+                   parameters=tuple(params), is_terminal=is_terminal)
+
+
+def _parameter_type(annotation: Any) -> ToolParameterType:
+    """The JSON Schema type of a Python annotation (a string when it names no JSON type)."""
+    origin = typing.get_origin(annotation) or annotation
+    if origin in (typing.Union, types.UnionType):  # Optional[X] and X | None: the one non-None type
+        args = [a for a in typing.get_args(annotation) if a is not type(None)]
+        return _parameter_type(args[0]) if len(args) == 1 else ToolParameterType.STRING
+    if origin is bool:
+        return ToolParameterType.BOOLEAN
+    if origin is int:
+        return ToolParameterType.INTEGER
+    if origin is float:
+        return ToolParameterType.NUMBER
+    if origin in (list, tuple, set, frozenset):
+        return ToolParameterType.ARRAY
+    if origin is dict:
+        return ToolParameterType.OBJECT
+    return ToolParameterType.STRING
+
+
+def _parse_docstring(doc: str) -> tuple[str, dict[str, str]]:
+    """A Google-style docstring's first paragraph and its ``Args:`` descriptions by name."""
+    summary = doc.split("\n\n", 1)[0].strip()
+    args: dict[str, str] = {}
+    lines = doc.splitlines()
+    try:
+        first = next(i for i, line in enumerate(lines) if line.strip() in ("Args:", "Arguments:", "Parameters:"))
+    except StopIteration:
+        return summary, args
+    entry_indent = None  # the indent of "name: description" lines; deeper lines continue an entry
+    current = None
+    for line in lines[first + 1:]:
+        if not line.strip():
+            continue
+        indent = len(line) - len(line.lstrip())
+        if indent == 0:
+            break  # the next section (Returns:, Raises:)
+        if entry_indent is None:
+            entry_indent = indent
+        head, sep, rest = line.strip().partition(":")
+        name = head.split("(")[0].strip()  # "name (int): ..." names its type too
+        if indent <= entry_indent and sep and name.isidentifier():
+            current = name
+            args[name] = rest.strip()
+        elif current is not None:
+            args[current] = f"{args[current]} {line.strip()}".strip()
+    return summary, args
+
+
+def oai_tools_to_definitions(tools: Sequence[Mapping[str, Any]]) -> list[ToolDefinition]:
+    """Tool definitions from OpenAI-style tool schemas (``{"type": "function", "function": {...}}`` or the bare
+    function object), as chat templates and inference servers take them.
+
+    Each definition keeps the schema whole as ``raw_schema`` (nested objects and arrays survive a
+    round trip through :meth:`ToolDefinition.to_openai_schema`) and lists its top-level
+    properties as flat parameters for inspection.
+
+    Raises:
+        TypeError: a tool that is not a mapping, or whose ``parameters`` is not one.
+        ValueError: a tool without a ``name``.
+    """
+    out = []
+    for k, tool in enumerate(tools):
+        if not isinstance(tool, Mapping):
+            raise TypeError(f"tools[{k}] must be a mapping (an OpenAI tool schema), got {type(tool).__name__}")
+        fn = tool["function"] if tool.get("type") == "function" and isinstance(tool.get("function"), Mapping) else tool
+        name = fn.get("name")
+        if not isinstance(name, str) or not name:
+            raise ValueError(f"tools[{k}] has no function name: {dict(tool)!r}")
+        schema = fn.get("parameters") or {}
+        if not isinstance(schema, Mapping):
+            raise TypeError(f"tools[{k}]['parameters'] must be a JSON Schema object, got {type(schema).__name__}")
+        required = set(schema.get("required") or ())
+        params = []
+        for pname, prop in (schema.get("properties") or {}).items():
+            prop = prop if isinstance(prop, Mapping) else {}
+            kind = prop.get("type")
+            try:
+                ptype = ToolParameterType(kind) if isinstance(kind, str) else ToolParameterType.STRING
+            except ValueError:  # "null" and other types the flat form has no member for
+                ptype = ToolParameterType.STRING
+            enum = prop.get("enum")
+            params.append(ToolParameter(name=pname, type=ptype, description=str(prop.get("description", "")),
+                                        required=pname in required,
+                                        enum=tuple(enum) if isinstance(enum, list) else None))
+        out.append(ToolDefinition(name=name, description=str(fn.get("description", "")), parameters=tuple(params),
+                                  raw_schema=copy.deepcopy(dict(tool))))
+    return out
 
 
 @dataclass(frozen=True)
