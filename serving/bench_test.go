@@ -1,6 +1,7 @@
 package serving
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -30,14 +31,14 @@ func benchGetReward(b *testing.B, n int) {
 		truth := truthOf(t, env, i)
 		prompt := fmt.Sprintf("<|im_start|>user\nHow many legs? task %d<|im_end|>\n<|im_start|>assistant\n", i)
 		req.Query = append(req.Query, prompt+strings.Repeat("Let me count the legs of each animal in turn. ", 6)+"<answer>"+truth+"</answer><|im_end|>")
-		req.Prompts = append(req.Prompts, &prompt)
+		req.Prompts = append(req.Prompts, prompt)
 		req.Labels = append(req.Labels, fmt.Sprintf("llenvs:%d:%s:%s", i, fingerprint(truth), legReference))
 	}
 	body, _ := json.Marshal(req)
 	b.SetBytes(int64(len(body)))
 	b.ResetTimer()
 	for range b.N {
-		r := httptest.NewRequest(http.MethodPost, "/get_reward", strings.NewReader(string(body)))
+		r := httptest.NewRequest(http.MethodPost, "/get_reward", bytes.NewReader(body))
 		w := httptest.NewRecorder()
 		h.ServeHTTP(w, r)
 		if w.Code != 200 {
