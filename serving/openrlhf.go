@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"reflect"
 	"slices"
 	"strconv"
@@ -82,7 +83,10 @@ type openrlhfReply struct {
 	Statuses  []string           `json:"statuses"`
 }
 
-func (s *Server) getReward(ctx context.Context, body []byte) (any, []Outcome, error) {
+func (s *Server) getReward(ctx context.Context, r *http.Request, body []byte) (any, []Outcome, error) {
+	if err := jsonOnly(r); err != nil {
+		return nil, nil, err
+	}
 	req, err := decodeOpenRLHF(body)
 	if err != nil {
 		return nil, nil, err
