@@ -109,36 +109,35 @@ func optionalStrings(c *arrowipc.Column) []*string {
 	return out
 }
 
-// arrow encodes the answer as an Arrow IPC stream.
-func (r *batchReply) arrow() (rawAnswer, error) {
-	n := len(r.Totals)
-	nullable := func(name string, values []*string) arrowipc.Column {
-		c := arrowipc.Column{Name: name, Type: arrowipc.Utf8, Strings: make([]string, n), Valid: make([]bool, n)}
-		for k, v := range values {
-			if v != nil {
-				c.Strings[k], c.Valid[k] = *v, true
+// arrowAnswer encodes the answer to a batch as an Arrow IPC stream: the
+// columns of batchReply, built from the outcomes directly.
+func arrowAnswer(env *served, outs []Outcome) (rawAnswer, error) {
+	n := len(outs)
+	totals := arrowipc.Column{Name: "totals", Type: arrowipc.Float64, Floats: make([]float64, n)}
+	statuses := arrowipc.Column{Name: "statuses", Type: arrowipc.Utf8, Strings: make([]string, n)}
+	answers := arrowipc.Column{Name: "answers", Type: arrowipc.Utf8, Strings: make([]string, n), Valid: make([]bool, n)}
+	errs := arrowipc.Column{Name: "errors", Type: arrowipc.Utf8, Strings: make([]string, n), Valid: make([]bool, n)}
+	var signals []arrowipc.Column
+	var meta map[string]string
+	if env != nil {
+		meta = map[string]string{"environment": env.Name}
+		for _, name := range env.signals {
+			signals = append(signals, arrowipc.Column{Name: "signals." + name, Type: arrowipc.Float64, Floats: make([]float64, n)})
+		}
+	}
+	for k := range outs {
+		o := &outs[k]
+		totals.Floats[k], statuses.Strings[k] = o.Total, o.Status.String()
+		answers.Strings[k], answers.Valid[k] = o.Answer, o.Found
+		errs.Strings[k], errs.Valid[k] = o.Error, o.Error != ""
+		if len(o.Values) == len(signals) {
+			for j := range signals {
+				signals[j].Floats[k] = o.Values[j]
 			}
 		}
-		return c
 	}
-	cols := []arrowipc.Column{
-		{Name: "totals", Type: arrowipc.Float64, Floats: r.Totals},
-		{Name: "statuses", Type: arrowipc.Utf8, Strings: r.Statuses},
-		nullable("answers", r.Answers),
-		nullable("errors", r.Errors),
-	}
-	names := make([]string, 0, len(r.Signals))
-	for name := range r.Signals {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		cols = append(cols, arrowipc.Column{Name: "signals." + name, Type: arrowipc.Float64, Floats: r.Signals[name]})
-	}
-	var meta map[string]string
-	if r.Environment != "" {
-		meta = map[string]string{"environment": r.Environment}
-	}
-	body, err := arrowipc.Write(meta, cols)
+	// Signal columns in name order, as the JSON answer's keys.
+	sort.Slice(signals, func(i, j int) bool { return signals[i].Name < signals[j].Name })
+	body, err := arrowipc.Write(meta, append([]arrowipc.Column{totals, statuses, answers, errs}, signals...))
 	return rawAnswer{arrowipc.ContentType, body}, err
 }

@@ -42,11 +42,10 @@ func (s *Server) score(ctx context.Context, r *http.Request, body []byte) (any, 
 		return nil, nil, err
 	}
 	answer := func(env *served, outs []Outcome) (any, []Outcome, error) {
-		reply := packBatch(env, outs)
 		if !isArrow(r.Header.Get("Accept")) {
-			return reply, outs, nil
+			return packBatch(env, outs), outs, nil
 		}
-		raw, err := reply.arrow()
+		raw, err := arrowAnswer(env, outs)
 		if err != nil {
 			return nil, nil, &httpError{http.StatusInternalServerError, "the answer could not be encoded: " + err.Error()}
 		}
