@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 
 	"github.com/llenvs/llenvs-go/core"
 )
@@ -29,10 +30,26 @@ type batchReply struct {
 	Signals     map[string][]float64 `json:"signals,omitempty"`
 }
 
-func (s *Server) score(ctx context.Context, body []byte) (any, []Outcome, error) {
+func (s *Server) score(ctx context.Context, r *http.Request, body []byte) (any, []Outcome, error) {
 	var req batchRequest
-	if err := decodeBody(body, &req, true); err != nil {
+	var err error
+	if isArrow(r.Header.Get("Content-Type")) {
+		req, err = decodeArrowBatch(body, s.limits.MaxItems)
+	} else {
+		err = decodeBody(body, &req, true)
+	}
+	if err != nil {
 		return nil, nil, err
+	}
+	answer := func(env *served, outs []Outcome) (any, []Outcome, error) {
+		if !isArrow(r.Header.Get("Accept")) {
+			return packBatch(env, outs), outs, nil
+		}
+		raw, err := arrowAnswer(env, outs)
+		if err != nil {
+			return nil, nil, &httpError{http.StatusInternalServerError, "the answer could not be encoded: " + err.Error()}
+		}
+		return raw, outs, nil
 	}
 	if req.Responses == nil {
 		return nil, nil, badRequest(`the body needs "responses": a list of strings, with "task_indices" (of a served environment) or "ground_truths"`)
@@ -78,7 +95,7 @@ func (s *Server) score(ctx context.Context, body []byte) (any, []Outcome, error)
 			g.add(k, i, "")
 		}
 		s.scoreGroup(ctx, env, g, texts, outs)
-		return packBatch(env, outs), outs, nil
+		return answer(env, outs)
 	case req.GroundTruths != nil:
 		if len(req.GroundTruths) != n {
 			return nil, nil, badRequest("ground_truths and responses must have the same length (got %d and %d)", len(req.GroundTruths), n)
@@ -107,7 +124,7 @@ func (s *Server) score(ctx context.Context, body []byte) (any, []Outcome, error)
 		} else {
 			scoreSources(ctx, positions, req.DataSources, texts, truths, outs)
 		}
-		return packBatch(nil, outs), outs, nil
+		return answer(nil, outs)
 	default:
 		return nil, nil, badRequest(`give "task_indices" (of a served environment) or "ground_truths" beside "responses"`)
 	}
@@ -185,7 +202,10 @@ type verifyRequest struct {
 	Environment    string  `json:"environment"`
 }
 
-func (s *Server) verify(ctx context.Context, body []byte) (any, []Outcome, error) {
+func (s *Server) verify(ctx context.Context, r *http.Request, body []byte) (any, []Outcome, error) {
+	if err := jsonOnly(r); err != nil {
+		return nil, nil, err
+	}
 	var fields map[string]json.RawMessage
 	if err := decodeBody(body, &fields, false); err != nil {
 		return nil, nil, err

@@ -7,7 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -38,9 +40,40 @@ const (
 )
 
 type openrlhfRequest struct {
-	Query   []string  `json:"query"`
-	Prompts []*string `json:"prompts"`
-	Labels  []any     `json:"labels"` // strings, json.Numbers (their own text) or anything else, refused
+	Query   []string `json:"query"`
+	Prompts []string `json:"prompts"` // a null prompt is "", as an empty one
+	Labels  []any    `json:"labels"`  // strings, json.Numbers (their own text) or anything else, refused
+	// labelTexts holds the labels instead of Labels when every one is a
+	// non-empty string, as trainers send them.
+	labelTexts []string
+}
+
+// openrlhfTexts is the request decoded without an interface per label.
+type openrlhfTexts struct {
+	Query   []string `json:"query"`
+	Prompts []string `json:"prompts"`
+	Labels  []string `json:"labels"`
+}
+
+// decodeOpenRLHF decodes a /get_reward body. Labels are decoded as
+// strings; a body with a label of another type, a null or an empty one is
+// decoded again in the general form, which tells them apart.
+func decodeOpenRLHF(body []byte) (openrlhfRequest, error) {
+	var texts openrlhfTexts
+	if fastDecode(body, &texts, false) == nil && texts.Labels != nil && !slices.Contains(texts.Labels, "") {
+		return openrlhfRequest{Query: texts.Query, Prompts: texts.Prompts, labelTexts: texts.Labels}, nil
+	}
+	var req openrlhfRequest
+	err := decodeBody(body, &req, false)
+	return req, err
+}
+
+// labels is how many labels the request holds, and whether it has any.
+func (r *openrlhfRequest) labels() (int, bool) {
+	if r.labelTexts != nil {
+		return len(r.labelTexts), true
+	}
+	return len(r.Labels), r.Labels != nil
 }
 
 type openrlhfReply struct {
@@ -50,17 +83,21 @@ type openrlhfReply struct {
 	Statuses  []string           `json:"statuses"`
 }
 
-func (s *Server) getReward(ctx context.Context, body []byte) (any, []Outcome, error) {
-	var req openrlhfRequest
-	if err := decodeBody(body, &req, false); err != nil {
+func (s *Server) getReward(ctx context.Context, r *http.Request, body []byte) (any, []Outcome, error) {
+	if err := jsonOnly(r); err != nil {
+		return nil, nil, err
+	}
+	req, err := decodeOpenRLHF(body)
+	if err != nil {
 		return nil, nil, err
 	}
 	n := len(req.Query)
 	if req.Query == nil {
 		return nil, nil, badRequest(`the body needs "query": a list of strings (the prompt and response, decoded)`)
 	}
-	if req.Prompts != nil && len(req.Prompts) != n || req.Labels != nil && len(req.Labels) != n {
-		return nil, nil, badRequest("query, prompts and labels must have the same length (got %d, %d and %d)", n, len(req.Prompts), len(req.Labels))
+	nl, labelled := req.labels()
+	if req.Prompts != nil && len(req.Prompts) != n || labelled && nl != n {
+		return nil, nil, badRequest("query, prompts and labels must have the same length (got %d, %d and %d)", n, len(req.Prompts), nl)
 	}
 	if err := s.checkItems(n); err != nil {
 		return nil, nil, err
@@ -73,26 +110,32 @@ func (s *Server) getReward(ctx context.Context, body []byte) (any, []Outcome, er
 	known := map[string]*served{}
 	for k := range n {
 		var prompt string
-		if req.Prompts != nil && req.Prompts[k] != nil {
-			prompt = *req.Prompts[k]
+		if req.Prompts != nil {
+			prompt = req.Prompts[k]
 		}
 		responses[k] = responseOf(req.Query[k], prompt)
-		var label any
-		if req.Labels != nil {
-			label = req.Labels[k]
-		}
-		truth, ref, err := s.classifyLabel(label)
+		var truth string
+		var ref reference
+		var fail *Outcome
 		switch {
-		case err != nil:
-			outs[k] = *err
-		case ref != nil:
-			if e := s.resolveReference(ref, known); e != nil {
+		case req.labelTexts != nil:
+			truth, ref, fail = s.classifyText(req.labelTexts[k])
+		case labelled:
+			truth, ref, fail = s.classifyLabel(req.Labels[k])
+		default:
+			truth, ref, fail = s.classifyLabel(nil)
+		}
+		switch {
+		case fail != nil:
+			outs[k] = *fail
+		case ref.isSet:
+			if e := s.resolveReference(&ref, known); e != nil {
 				outs[k] = *e
 				continue
 			}
 			g := groups[ref.env]
 			if g == nil {
-				g = &group{}
+				g = &group{positions: make([]int, 0, n), indices: make([]int64, 0, n), fingerprints: make([]string, 0, n)}
 				groups[ref.env] = g
 			}
 			g.add(k, ref.index, ref.fingerprint)
@@ -124,13 +167,18 @@ func (g *group) add(position int, index int64, fingerprint string) {
 // scoreGroup scores a group's items into outs (at their positions); items
 // whose label's fingerprint is not their task's ground truth's are errors.
 func (s *Server) scoreGroup(ctx context.Context, env *served, g *group, responses []string, outs []Outcome) {
-	var idx []int64
-	var pos []int
+	idx := make([]int64, 0, len(g.indices))
+	pos := make([]int, 0, len(g.indices))
 	truths, checksTruth := env.Scorer.(TruthSource)
 	for j, i := range g.indices {
 		k := g.positions[j]
 		if fp := g.fingerprints[j]; fp != "" && checksTruth {
 			truth, ok, err := truths.Truth(int(i))
+			if err == nil && ok && hasFingerprint(truth, fp) {
+				idx = append(idx, i)
+				pos = append(pos, k)
+				continue
+			}
 			own := ""
 			if err == nil && ok {
 				own = fingerprint(truth)
@@ -182,6 +230,7 @@ func orNone(fp string) string {
 
 // reference is a label that names a task of a served environment.
 type reference struct {
+	isSet       bool
 	env         *served
 	index       int64
 	fingerprint string
@@ -191,35 +240,43 @@ type reference struct {
 // classifyLabel reads one label: a ground truth (a non-empty string not
 // starting with "llenvs:", or a number, as its JSON text), a reference
 // (llenvs:<i>:<fingerprint>:<environment>), or neither (an unscored item).
-func (s *Server) classifyLabel(label any) (truth string, ref *reference, fail *Outcome) {
-	unscored := func(format string, args ...any) (string, *reference, *Outcome) {
-		return "", nil, &Outcome{Status: StatusError, Unscored: true, Error: fmt.Sprintf(format, args...)}
-	}
+func (s *Server) classifyLabel(label any) (truth string, ref reference, fail *Outcome) {
 	switch v := label.(type) {
 	case nil:
 		return unscored("the sample has no label: give each sample its ground truth, or the label make_openrlhf_dataset wrote")
 	case json.Number:
-		return string(v), nil, nil
+		return string(v), reference{}, nil
 	case string:
-		if rest, ok := strings.CutPrefix(v, labelPrefix); ok {
-			parts := strings.SplitN(rest, ":", 3)
-			if len(parts) != 3 || !asciiDigits(parts[0]) {
-				return unscored("label %s is not an llenvs task reference (expected 'llenvs:<task_index>:<fingerprint>:<environment>' as make_openrlhf_dataset writes it)", shortText(v))
-			}
-			i, err := strconv.ParseInt(parts[0], 10, 64)
-			if err != nil {
-				return unscored("label %s: task index %s is out of range", shortText(v), parts[0])
-			}
-			return "", &reference{index: i, fingerprint: parts[1], text: parts[2]}, nil
-		}
-		if strings.TrimSpace(v) == "" {
-			return unscored("the label is empty: give each sample its ground truth, or the label make_openrlhf_dataset wrote")
-		}
-		return v, nil, nil
+		return s.classifyText(v)
 	default:
 		text, _ := encode(v)
 		return unscored("label %s is neither a ground truth (a string or number) nor an llenvs task reference", shortText(string(text)))
 	}
+}
+
+// classifyText reads a label that is a string.
+func (s *Server) classifyText(v string) (truth string, ref reference, fail *Outcome) {
+	rest, ok := strings.CutPrefix(v, labelPrefix)
+	if !ok {
+		if strings.TrimSpace(v) == "" {
+			return unscored("the label is empty: give each sample its ground truth, or the label make_openrlhf_dataset wrote")
+		}
+		return v, reference{}, nil
+	}
+	index, rest, ok1 := strings.Cut(rest, ":")
+	fp, text, ok2 := strings.Cut(rest, ":")
+	if !ok1 || !ok2 || !asciiDigits(index) {
+		return unscored("label %s is not an llenvs task reference (expected 'llenvs:<task_index>:<fingerprint>:<environment>' as make_openrlhf_dataset writes it)", shortText(v))
+	}
+	i, err := strconv.ParseInt(index, 10, 64)
+	if err != nil {
+		return unscored("label %s: task index %s is out of range", shortText(v), index)
+	}
+	return "", reference{isSet: true, index: i, fingerprint: fp, text: text}, nil
+}
+
+func unscored(format string, args ...any) (string, reference, *Outcome) {
+	return "", reference{}, &Outcome{Status: StatusError, Unscored: true, Error: fmt.Sprintf(format, args...)}
 }
 
 // resolveReference finds the served environment a reference label names

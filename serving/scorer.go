@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"strings"
+	"unsafe"
 
 	"github.com/llenvs/llenvs-go/core"
 	"github.com/llenvs/llenvs-go/extract"
@@ -188,12 +189,24 @@ func scoreSource(source, response, truth string) Outcome {
 // fingerprint is 8 hex digits of the CRC-32 of a ground truth's UTF-8
 // text, as OpenRLHF rows carry it (Python's zlib.crc32).
 func fingerprint(truth string) string {
+	b := fingerprintDigits(truth)
+	return string(b[:])
+}
+
+// hasFingerprint reports whether fp is truth's fingerprint, without
+// building it as a string.
+func hasFingerprint(truth, fp string) bool {
+	b := fingerprintDigits(truth)
+	return string(b[:]) == fp
+}
+
+func fingerprintDigits(truth string) [8]byte {
 	const hex = "0123456789abcdef"
-	sum := crc32.ChecksumIEEE([]byte(truth))
+	sum := crc32.Update(0, crc32.IEEETable, unsafe.Slice(unsafe.StringData(truth), len(truth)))
 	var b [8]byte
 	for i := 7; i >= 0; i-- {
 		b[i] = hex[sum&0xf]
 		sum >>= 4
 	}
-	return string(b[:])
+	return b
 }

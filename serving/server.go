@@ -287,7 +287,7 @@ func (s *Server) root(w http.ResponseWriter, r *http.Request) {
 
 // work is what a scoring endpoint does with a decoded request under its
 // deadline: the answer, and how many items of each status it holds.
-type work func(ctx context.Context, body []byte) (any, []Outcome, error)
+type work func(ctx context.Context, r *http.Request, body []byte) (any, []Outcome, error)
 
 // scoring wraps an endpoint in admission, the body limit, the worker
 // slots, the deadline and the metrics.
@@ -329,7 +329,7 @@ func (s *Server) scoring(endpoint string, do work) http.HandlerFunc {
 			return
 		}
 		s.metrics.inFlight.Add(1)
-		answer, outs, err := s.run(ctx, do, body)
+		answer, outs, err := s.run(ctx, do, r, body)
 		s.metrics.inFlight.Add(-1)
 		<-s.slots
 		if err != nil {
@@ -338,19 +338,26 @@ func (s *Server) scoring(endpoint string, do work) http.HandlerFunc {
 		}
 		s.metrics.countItems(endpoint, outs)
 		s.metrics.request(endpoint, http.StatusOK, time.Since(start))
+		if raw, ok := answer.(rawAnswer); ok {
+			w.Header().Set("Content-Type", raw.contentType)
+			w.Header().Set("Content-Length", strconv.Itoa(len(raw.body)))
+			w.WriteHeader(http.StatusOK)
+			_, _ = w.Write(raw.body)
+			return
+		}
 		writeJSON(w, http.StatusOK, answer)
 	}
 }
 
 // run calls do, turning a panic into an error: a bug answers 500, and the
 // server keeps serving.
-func (s *Server) run(ctx context.Context, do work, body []byte) (answer any, outs []Outcome, err error) {
+func (s *Server) run(ctx context.Context, do work, r *http.Request, body []byte) (answer any, outs []Outcome, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			answer, outs, err = nil, nil, &httpError{http.StatusInternalServerError, fmt.Sprintf("internal error: %v", r)}
 		}
 	}()
-	return do(ctx, body)
+	return do(ctx, r, body)
 }
 
 func (s *Server) fail(w http.ResponseWriter, endpoint string, err error) {

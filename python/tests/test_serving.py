@@ -156,6 +156,67 @@ def test_score_endpoint_equals_in_process_scoring(legs):
     assert got["answers"] == [r.extracted_answer for r in want]
 
 
+ARROW = "application/vnd.apache.arrow.stream"
+
+
+def _post_arrow(url: str, table, accept: str = ARROW) -> tuple[int, str, bytes]:
+    import pyarrow as pa
+
+    sink = pa.BufferOutputStream()
+    with pa.ipc.new_stream(sink, table.schema) as w:
+        for batch in table.to_batches(max_chunksize=7):  # several record batches
+            w.write_batch(batch)
+    headers = {"Content-Type": ARROW, "Accept": accept}
+    req = urllib.request.Request(url, data=sink.getvalue().to_pybytes(), headers=headers)
+    try:
+        with urllib.request.urlopen(req, timeout=60) as r:
+            return r.status, r.headers["Content-Type"], r.read()
+    except urllib.error.HTTPError as e:
+        return e.code, e.headers["Content-Type"], e.read()
+
+
+def test_score_in_arrow_ipc_equals_json_and_in_process_scoring(legs):
+    pa = pytest.importorskip("pyarrow")
+    from llenvs_go.integrations import Scorer
+
+    n = 40
+    _, truths = legs.task_texts(range(n))
+    responses = [f"<answer>{t}</answer>" if i % 3 else ("no answer" if i % 2 else f"<answer>{t}1</answer>")
+                 for i, t in enumerate(truths)]
+    indices = list(range(n))
+    want = Scorer(legs).score_batch(indices, responses)
+    body = {"environment": "legs", "task_indices": indices, "responses": responses}
+    table = pa.table({"task_indices": indices, "responses": responses}, metadata={"environment": "legs"})
+    truth_body = {"ground_truths": ["0.5", "4", None],
+                  "responses": ["\\boxed{\\frac{1}{2}}", "\\boxed{3}", "\\boxed{1}"]}
+    with serve({"legs": legs}, port=0) as server:
+        code, as_json = _post(server.url + "/score", body)
+        assert code == 200
+        code, kind, raw = _post_arrow(server.url + "/score", table)
+        assert (code, kind) == (200, ARROW)
+        got = pa.ipc.open_stream(raw).read_all()
+        # An Arrow body answered in JSON, and ground truths with a null.
+        code, _, plain = _post_arrow(server.url + "/score", table, accept="application/json")
+        truths_json = _post(server.url + "/score", truth_body)[1]
+        code2, _, truths_raw = _post_arrow(server.url + "/score", pa.table(truth_body))
+        # Refusals stay JSON with a clear message.
+        bad_code, bad_kind, bad = _post_arrow(server.url + "/score", pa.table({"responses": ["a"], "prompt": ["p"]}))
+        big_code, _, big = _post_arrow(server.url + "/score", pa.table({"responses": [1.5]}))
+    assert got.schema.metadata == {b"environment": b"legs"}
+    columns = got.to_pydict()
+    assert columns["totals"] == as_json["totals"] == [r.total for r in want]
+    assert columns["statuses"] == as_json["statuses"] == want.statuses
+    assert columns["answers"] == as_json["answers"] == [r.extracted_answer for r in want]
+    assert columns["errors"] == as_json["errors"]
+    assert columns["signals.correctness"] == as_json["signals"]["correctness"]
+    assert code == 200 and json.loads(plain) == as_json
+    assert code2 == 200 and pa.ipc.open_stream(truths_raw).read_all().to_pydict() == {
+        k: truths_json[k] for k in ("totals", "statuses", "answers", "errors")}
+    assert truths_json["statuses"] == ["correct", "incorrect", "error"]
+    assert (bad_code, bad_kind) == (400, "application/json") and 'unknown column "prompt"' in json.loads(bad)["error"]
+    assert big_code == 400 and "float64" in json.loads(big)["error"]
+
+
 def test_python_environment_is_served_through_the_gil():
     env = QEnvironment(n=6)
     rows = make_openrlhf_dataset(env)

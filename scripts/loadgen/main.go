@@ -9,11 +9,17 @@
 // bodies.jsonl holds one request body per line. A request refused with 429
 // or 503 is sent again after its Retry-After (as a well-behaved trainer
 // would); -replies writes every answer, one line per body, in input order.
+// Binary bodies (Arrow IPC streams) go one per line in base64 with
+// -base64, their replies likewise, sent with -content-type and -accept:
+//
+//	go run ./scripts/loadgen -url http://127.0.0.1:5000/score -bodies bodies.b64 -base64 \
+//	    -content-type application/vnd.apache.arrow.stream -accept application/vnd.apache.arrow.stream
 package main
 
 import (
 	"bufio"
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -45,12 +51,15 @@ func main() {
 	concurrency := flag.Int("concurrency", 64, "concurrent clients")
 	repliesPath := flag.String("replies", "", "file to write the answers to, one line per body (optional)")
 	timeout := flag.Duration("timeout", 180*time.Second, "per-request timeout (OpenRLHF's is 180 s)")
+	contentType := flag.String("content-type", "application/json", "Content-Type of the bodies")
+	accept := flag.String("accept", "", "Accept header to send (none when empty)")
+	binary := flag.Bool("base64", false, "bodies (and replies) are base64, one per line")
 	flag.Parse()
 	if *url == "" || *path == "" || *concurrency < 1 {
 		fmt.Fprintln(os.Stderr, "loadgen: -url and -bodies are required, -concurrency at least 1")
 		os.Exit(2)
 	}
-	bodies, err := readLines(*path)
+	bodies, err := readLines(*path, *binary)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "loadgen:", err)
 		os.Exit(1)
@@ -74,7 +83,7 @@ func main() {
 				}
 				t0 := time.Now()
 				for {
-					code, reply, wait, err := post(client, *url, bodies[k])
+					code, reply, wait, err := post(client, *url, *contentType, *accept, bodies[k])
 					if err != nil {
 						errs.Add(1)
 						codes[k] = -1
@@ -105,7 +114,7 @@ func main() {
 		r.P50, r.P99, r.Max = sorted[n/2], sorted[min(n-1, n*99/100)], sorted[n-1]
 	}
 	if *repliesPath != "" {
-		if err := writeLines(*repliesPath, replies); err != nil {
+		if err := writeLines(*repliesPath, replies, *binary); err != nil {
 			fmt.Fprintln(os.Stderr, "loadgen:", err)
 			os.Exit(1)
 		}
@@ -115,8 +124,16 @@ func main() {
 }
 
 // post sends one body; a refusal comes back with how long to wait.
-func post(c *http.Client, url string, body []byte) (int, []byte, time.Duration, error) {
-	resp, err := c.Post(url, "application/json", bytes.NewReader(body))
+func post(c *http.Client, url, contentType, accept string, body []byte) (int, []byte, time.Duration, error) {
+	req, err := http.NewRequest(http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return 0, nil, 0, err
+	}
+	req.Header.Set("Content-Type", contentType)
+	if accept != "" {
+		req.Header.Set("Accept", accept)
+	}
+	resp, err := c.Do(req)
 	if err != nil {
 		return 0, nil, 0, err
 	}
@@ -132,7 +149,7 @@ func post(c *http.Client, url string, body []byte) (int, []byte, time.Duration, 
 	return resp.StatusCode, reply, wait, nil
 }
 
-func readLines(path string) ([][]byte, error) {
+func readLines(path string, binary bool) ([][]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("reading bodies: %w", err)
@@ -142,7 +159,16 @@ func readLines(path string) ([][]byte, error) {
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 256<<20)
 	for sc.Scan() {
-		if line := bytes.TrimSpace(sc.Bytes()); len(line) > 0 {
+		line := bytes.TrimSpace(sc.Bytes())
+		switch {
+		case len(line) == 0:
+		case binary:
+			body, err := base64.StdEncoding.DecodeString(string(line))
+			if err != nil {
+				return nil, fmt.Errorf("body %d of %s is not base64: %w", len(lines), path, err)
+			}
+			lines = append(lines, body)
+		default:
 			lines = append(lines, append([]byte(nil), line...))
 		}
 	}
@@ -152,10 +178,14 @@ func readLines(path string) ([][]byte, error) {
 	return lines, nil
 }
 
-func writeLines(path string, lines [][]byte) error {
+func writeLines(path string, lines [][]byte, binary bool) error {
 	var b bytes.Buffer
 	for _, l := range lines {
-		b.Write(bytes.TrimSpace(l))
+		if binary {
+			b.WriteString(base64.StdEncoding.EncodeToString(l))
+		} else {
+			b.Write(bytes.TrimSpace(l))
+		}
 		b.WriteByte('\n')
 	}
 	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
