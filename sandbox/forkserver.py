@@ -191,8 +191,10 @@ def program(req: dict, source: str, verdict_fd: int) -> int:
             with open("main.py", "w") as f:
                 f.write(source)
             sys.argv = ["main.py"]
-            names = dict(req["prelude_names"]) if "prelude_names" in req else {"__name__": "__main__",
-                                                                                 "__builtins__": builtins}
+            # The prelude's own dict, not a copy: this process's memory is the run's alone, and a copy would
+            # touch (and so copy from the server) every object the prelude defined.
+            names = req["prelude_names"] if "prelude_names" in req else {"__name__": "__main__",
+                                                                           "__builtins__": builtins}
             exec(compile(source, "main.py", "exec"), names)
     except SystemExit as e:
         code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
