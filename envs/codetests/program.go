@@ -32,22 +32,27 @@ var Prelude = func() string {
 
 const recursionLimit = "sys.setrecursionlimit(6*10**5)\n"
 
-// callHarness runs a call-based test: the solution runs in a namespace of
-// the prelude's names (prime_code puts its imports before the solution),
-// the arguments are one JSON value per stdin line, the program's own output
-// is swallowed, and the returned value is written as JSON.
+// callHarness runs a call-based test: the solution runs among the
+// prelude's names (prime_code puts its imports before the solution) as
+// module "solution", the arguments are one JSON value per stdin line, the
+// program's own output is swallowed, and the returned value is written as
+// JSON. The harness keeps its state in a function's locals, so the solution
+// runs in the run's own globals rather than a copy of them (a copy would
+// touch every object the prelude defined).
 const callHarness = `
-_llenvs_namespace = {k: v for k, v in globals().items() if not k.startswith("_llenvs_")}
-_llenvs_namespace["__name__"] = "solution"
-import io as _llenvs_io, json as _llenvs_json, sys as _llenvs_sys
-_llenvs_stdout = _llenvs_sys.stdout
-_llenvs_args = [_llenvs_json.loads(line) for line in _llenvs_sys.stdin.read().split("\n")]
-_llenvs_sys.stdout = _llenvs_io.StringIO()
-exec(compile(@SOURCE@, "solution.py", "exec"), _llenvs_namespace)
-_llenvs_owner = _llenvs_namespace["Solution"]() if @HAS_CLASS@ else None
-_llenvs_fn = getattr(_llenvs_owner, @FN@) if _llenvs_owner is not None else _llenvs_namespace[@FN@]
-_llenvs_result = _llenvs_fn(*_llenvs_args)
-_llenvs_stdout.write(_llenvs_json.dumps(_llenvs_result))
+def _llenvs_call():
+    import io, json, sys
+    namespace = globals()
+    namespace["__name__"] = "solution"
+    del namespace["_llenvs_call"]
+    args = [json.loads(line) for line in sys.stdin.read().split("\n")]
+    stdout, sys.stdout = sys.stdout, io.StringIO()
+    exec(compile(@SOURCE@, "solution.py", "exec"), namespace)
+    owner = namespace["Solution"]() if @HAS_CLASS@ else None
+    fn = getattr(owner, @FN@) if owner is not None else namespace[@FN@]
+    result = fn(*args)
+    stdout.write(json.dumps(result))
+_llenvs_call()
 `
 
 // Programs are the runs that test code against s, from test first on (a
