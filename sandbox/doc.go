@@ -20,9 +20,10 @@
 //     caller's temporary and home directories, /tmp, /var/tmp, /dev/shm,
 //     /root, /home and /run/user are covered with empty tmpfs mounts; the
 //     interpreter's own installation is mounted back, read-only. /dev holds
-//     only null, zero, full, random and urandom. Each run's working
-//     directory is /tmp, a fresh tmpfs of Limits.TmpfsBytes in a mount
-//     namespace of its own, gone when the run ends.
+//     only null, zero, full, random and urandom (and /dev/shm, a link to
+//     /tmp). Each run's working directory is /tmp, a fresh tmpfs of
+//     Limits.TmpfsBytes in a mount namespace of its own, gone when the run
+//     ends.
 //   - Identity: a run has no capabilities and no_new_privs set. Where the
 //     caller is root, runs are the unprivileged host user nobody (65534).
 //   - Limits: RLIMIT_CPU, RLIMIT_AS, RLIMIT_NPROC, RLIMIT_FSIZE and

@@ -105,10 +105,10 @@ def isolate_file_system() -> None:
         open(f"/dev/{name}", "a").close()
         mount(f"/proc/self/fd/{fd}", f"/dev/{name}", None, MS_BIND)
         os.close(fd)
+    # /dev/shm is the run's own /tmp (one tmpfs a run, under one size limit, and one mount fewer per run).
     for name, target in (("fd", "/proc/self/fd"), ("stdin", "/proc/self/fd/0"),
-                         ("stdout", "/proc/self/fd/1"), ("stderr", "/proc/self/fd/2")):
+                         ("stdout", "/proc/self/fd/1"), ("stderr", "/proc/self/fd/2"), ("shm", "/tmp")):
         os.symlink(target, f"/dev/{name}")
-    os.mkdir("/dev/shm")
     mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
     make_readonly()
 
@@ -238,7 +238,6 @@ def run_child(req: dict, fds: list, verdict_fd: int, workdir: str) -> None:
         check(LIBC.unshare(CLONE_NEWNS), "unshare")
         size = f"size={req['limits']['tmpfs']},mode=0777"
         mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, size)
-        mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, size)
         mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
     else:
         # Its own process group, which the server kills at its end (a new PID namespace needs none). Not
