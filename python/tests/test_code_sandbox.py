@@ -199,6 +199,25 @@ def test_the_callers_temporary_and_home_directories_are_not_visible(box, tmp_pat
     assert r.status == "error" and "FileNotFoundError" in r.stderr
 
 
+@needs_namespaces
+def test_posix_shared_memory_lives_in_the_runs_own_tmpfs(box):
+    r = run_checked(box, """
+        import os
+        from multiprocessing import shared_memory
+        m = shared_memory.SharedMemory(create=True, size=4096)
+        m.buf[:2] = b"hi"
+        other = shared_memory.SharedMemory(name=m.name)
+        print(m.name in os.listdir("/tmp"), bytes(other.buf[:2]))
+        other.close(); m.close(); m.unlink()
+        try:
+            shared_memory.SharedMemory(create=True, size=64 << 20).buf[-1] = 1  # past tmpfs_mb=8
+        except OSError as e:
+            print("refused", type(e).__name__)
+    """)
+    assert r.stdout.splitlines()[0] == "True b'hi'", r
+    assert r.status in ("ok", "killed", "error"), r  # a write past a full tmpfs may be refused or be a SIGBUS
+
+
 def test_the_callers_environment_variables_do_not_reach_a_run(monkeypatch):
     # A token in the trainer's environment (a hub or cloud key) must not be readable by model-written code.
     monkeypatch.setenv("LLENVS_SANDBOX_TEST_SECRET", "the caller's token")
