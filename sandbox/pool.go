@@ -44,7 +44,8 @@ type Config struct {
 	Interpreter string
 	// Isolation defaults to IsolationNamespaces.
 	Isolation Isolation
-	// Concurrency is the number of runs at once; 0 means runtime.NumCPU().
+	// Concurrency is the number of runs at once; 0 means two per CPU
+	// (DefaultConcurrency).
 	Concurrency int
 	// StartTimeout bounds the worker's start; 0 means 30 s.
 	StartTimeout time.Duration
@@ -63,6 +64,13 @@ var DefaultPreload = []string{
 	"typing", "math", "random", "copy", "string", "collections", "re", "hashlib", "itertools", "functools",
 	"heapq", "bisect", "fractions", "decimal", "datetime", "statistics", "operator", "io",
 }
+
+// DefaultConcurrency is two runs per CPU: a run spends part of its wall
+// time with no CPU of its own (its namespaces are torn down after it exits,
+// its output is read), so one run per CPU leaves CPUs idle. On two cores,
+// HumanEval's canonical solutions checked at four runs at once took
+// 0.62 s against 0.77 s at two (docs/performance.md).
+func DefaultConcurrency() int { return 2 * runtime.NumCPU() }
 
 // Program is one run's input.
 type Program struct {
@@ -137,7 +145,7 @@ func NewPool(cfg Config) (*Pool, error) {
 		}
 	}
 	if cfg.Concurrency <= 0 {
-		cfg.Concurrency = runtime.NumCPU()
+		cfg.Concurrency = DefaultConcurrency()
 	}
 	if cfg.StartTimeout <= 0 {
 		cfg.StartTimeout = 30 * time.Second

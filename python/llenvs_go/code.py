@@ -101,7 +101,7 @@ class Sandbox:
         interpreter: the Python executable; None means the one running this code (``sys.executable``).
         isolation: ``"namespaces"`` (default), or ``"none"`` for a kernel without user namespaces, which
             runs programs as the calling user with only limits and a deadline: for code you trust.
-        concurrency: runs at once; None means one per CPU.
+        concurrency: runs at once; None means two per CPU (a run spends part of its time off the CPU).
     """
 
     timeout: float = 5.0
