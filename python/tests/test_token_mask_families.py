@@ -231,9 +231,10 @@ def test_go_tokenizer_equals_hugging_face_per_family(name, monkeypatch):
         "\x01", "\u200b", "12345", "<|python_tag|>", "[TOOL_CALLS]", "<|channel|>", "<｜tool▁sep｜>",
         "<tool_call>", "\n\n"]
     texts = ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 30))) for _ in range(1500)]
-    traj = trajectory("Q" + texts[1], [(Action.from_text(t), state(f"s{i}", i + 1), 0.0) for i, t in enumerate(texts)])
+    texts[0] = "Q: 12 spiders"  # the prompt's text is also a model turn's
+    traj = trajectory(texts[0], [(Action.from_text(t), state(f"s{i}", i + 1), 0.0) for i, t in enumerate(texts)])
     native = TrajectoryMasker(tok, chat_template=False).mask_trajectory(traj)
-    assert list(native.prompt_ids) == tok.encode("Q" + texts[1])
+    assert list(native.prompt_ids) == tok.encode(texts[0])
     model = [s for s in native.spans if s.source == "model"]
     assert [list(s.token_ids) for s in model] == [tok.encode(t, add_special_tokens=False) for t in texts]
     monkeypatch.setenv("LLENVS_GO_NATIVE_TOKENIZER", "0")
