@@ -9,7 +9,6 @@ package calculator
 import (
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/llenvs/llenvs-go/core"
 	"github.com/llenvs/llenvs-go/envs/native"
@@ -193,10 +192,47 @@ type episode struct {
 	env     *Env
 	index   int
 	task    *core.Content
-	history []core.Message
+	history []core.Message // appended to, never changed: observations share it
 	turn    int
 	used    int // tool calls counted against the budget (at most MaxToolCalls)
 	done    bool
+	truth   any // the expected answer, a string, for the steps' info (nil until a step needs it)
+}
+
+// stepParts are the parts of a step's result that every step makes, in
+// one allocation.
+type stepParts struct {
+	obs     core.Observation
+	signals [2]core.Signal
+	rewards [2]float64
+	answer  string
+}
+
+// result is a step's StepResult with its observation (prompt, the
+// conversation so far, results) and its two signals: correctness (the
+// task's own score of the answer; 0 on other steps) and tool_validity (the
+// share of this turn's calls that succeeded, weight 0: reported, not added).
+func (p *episode) result(prompt string, results []core.ToolResult, correct, validity float64) (core.StepResult, *stepParts) {
+	s := &stepParts{}
+	s.obs = core.Observation{Prompt: prompt, Messages: p.history[:len(p.history):len(p.history)], ToolResults: results,
+		AvailableTools: p.env.Tools(), Task: p.task}
+	s.rewards = [2]float64{correct, validity}
+	s.signals = [2]core.Signal{
+		{Name: "correctness", Type: core.Outcome, Reward: &s.rewards[0], Weight: 1},
+		{Name: "tool_validity", Type: core.Step, Reward: &s.rewards[1], Weight: 0},
+	}
+	return core.StepResult{Observation: &s.obs, Signals: s.signals[:]}, s
+}
+
+// info is a step's info: turns, the tool-call budget and the answers.
+func (p *episode) info() map[string]any {
+	e := p.env
+	if p.truth == nil {
+		p.truth = p.expected()
+	}
+	return map[string]any{"turn": p.turn, "turns_remaining": e.cfg.MaxTurns - p.turn,
+		"tool_calls_used": p.used, "tool_calls_left": max(0, e.cfg.MaxToolCalls-p.used),
+		"extracted_answer": nil, "expected_answer": p.truth}
 }
 
 // Step runs the tool calls of a, or scores its answer.
@@ -256,28 +292,26 @@ func (p *episode) toolStep(text string, calls []toolcall.Call, more bool) core.S
 		last.Error = &msg
 	}
 	p.history = append(p.history, core.Message{Role: "assistant", Content: text, ToolCalls: made})
-	responses := make([]string, len(results))
+	prompt := ""
 	for k, r := range results {
 		content := toolcall.Content(r)
 		p.history = append(p.history, core.Message{Role: "tool", Content: content, ToolCallID: r.CallID,
 			Name: r.ToolName})
-		responses[k] = toolcall.Response(content)
+		if k == 0 {
+			prompt = toolcall.Response(content)
+		} else {
+			prompt += "\n" + toolcall.Response(content)
+		}
 	}
 	truncated := p.turn >= e.cfg.MaxTurns
 	p.done = truncated
-	prompt := strings.Join(responses, "\n")
 	if truncated {
 		prompt = CompleteText
 	}
-	return core.StepResult{
-		Observation: &core.Observation{Prompt: prompt, Messages: append([]core.Message(nil), p.history...),
-			ToolResults: results, AvailableTools: e.Tools(), Task: p.task},
-		Signals:   p.signals(0, float64(valid)/float64(len(calls))),
-		Truncated: truncated,
-		Info: map[string]any{"turn": p.turn, "turns_remaining": e.cfg.MaxTurns - p.turn,
-			"tool_calls_used": p.used, "tool_calls_left": max(0, e.cfg.MaxToolCalls-p.used),
-			"extracted_answer": nil, "expected_answer": p.expected()},
-	}
+	res, _ := p.result(prompt, results, 0, float64(valid)/float64(len(calls)))
+	res.Truncated = truncated
+	res.Info = p.info()
+	return res
 }
 
 func (p *episode) expected() string {
@@ -310,11 +344,11 @@ func (p *episode) run(c toolcall.Call) core.ToolResult {
 	if err != nil {
 		return fail(core.ToolInvalidArguments, err.Error())
 	}
-	v, err := Eval(expr, e.cfg.MaxExpressionLength)
+	out, err := EvalText(expr, e.cfg.MaxExpressionLength)
 	if err != nil {
 		return fail(core.ToolError, errorMessage(err, expr))
 	}
-	return core.ToolResult{CallID: id, ToolName: name, Status: core.ToolSuccess, Output: Format(v)}
+	return core.ToolResult{CallID: id, ToolName: name, Status: core.ToolSuccess, Output: out}
 }
 
 // expressionArg reads the calculator's one argument.
@@ -340,10 +374,8 @@ func expressionArg(args map[string]any) (string, error) {
 func (p *episode) answerStep(text string) core.StepResult {
 	e := p.env
 	x := e.tasks.Extractor().Extract(text)
-	meta := e.tasks.Extractor().Describe(x)
-	info := map[string]any{"turn": p.turn, "turns_remaining": e.cfg.MaxTurns - p.turn,
-		"tool_calls_used": p.used, "tool_calls_left": max(0, e.cfg.MaxToolCalls-p.used),
-		"extracted_answer": nil, "expected_answer": p.expected(), "extraction_metadata": meta}
+	info := p.info()
+	info["extraction_metadata"] = e.tasks.Extractor().Describe(x)
 	p.history = append(p.history, core.Message{Role: "assistant", Content: text})
 	if x.Found {
 		score, err := e.tasks.ScoreAnswer(p.index, &x.Answer)
@@ -352,13 +384,10 @@ func (p *episode) answerStep(text string) core.StepResult {
 		}
 		p.done = true
 		info["extracted_answer"] = x.Answer
-		ans := x.Answer
-		return core.StepResult{
-			Observation: &core.Observation{Prompt: CompleteText, Messages: append([]core.Message(nil), p.history...),
-				AvailableTools: e.Tools(), Task: p.task},
-			Signals: p.signals(core.FiniteOrZero(score), 1), Terminated: true, ExtractedAction: &ans,
-			ResolvedAction: &ans, Info: info,
-		}
+		res, parts := p.result(CompleteText, nil, core.FiniteOrZero(score), 1)
+		parts.answer = x.Answer
+		res.Terminated, res.ExtractedAction, res.ResolvedAction, res.Info = true, &parts.answer, &parts.answer, info
+		return res
 	}
 	truncated := p.turn >= e.cfg.MaxTurns
 	p.done = truncated
@@ -367,21 +396,9 @@ func (p *episode) answerStep(text string) core.StepResult {
 		prompt = NoAnswerText
 		p.history = append(p.history, core.Message{Role: "user", Content: NoAnswerText})
 	}
-	return core.StepResult{
-		Observation: &core.Observation{Prompt: prompt, Messages: append([]core.Message(nil), p.history...),
-			AvailableTools: e.Tools(), Task: p.task},
-		Signals: p.signals(0, 1), Truncated: truncated, Info: info,
-	}
-}
-
-// signals are the step's rewards: correctness (the task's own score of the
-// answer; 0 on other steps) and tool_validity (the share of this turn's
-// calls that succeeded, weight 0: reported, not added).
-func (p *episode) signals(correct, validity float64) []core.Signal {
-	return []core.Signal{
-		{Name: "correctness", Type: core.Outcome, Reward: core.Float(correct), Weight: 1},
-		{Name: "tool_validity", Type: core.Step, Reward: core.Float(validity), Weight: 0},
-	}
+	res, _ := p.result(prompt, nil, 0, 1)
+	res.Truncated, res.Info = truncated, info
+	return res
 }
 
 // SignalSpecs lists the signals of every step: "correctness" (outcome) and
