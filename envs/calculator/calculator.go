@@ -191,7 +191,7 @@ func (e *Env) Reset(r core.ResetRequest) (core.Start, error) {
 	history := append(make([]core.Message, 0, len(msgs)+3), msgs...)
 	task := &core.Content{Text: ent.Question}
 	return core.Start{
-		Episode: &episode{env: e, index: r.TaskIndex, task: task, history: history},
+		Episode: &episode{env: e, entry: ent, task: task, history: history},
 		Observation: core.Observation{Prompt: prompt, Messages: history[:len(history):len(history)],
 			AvailableTools: e.Tools(), Task: task},
 		Hidden: core.Hidden{TaskIndex: r.TaskIndex, ExpectedAnswer: &truth, Entry: ent},
@@ -201,7 +201,7 @@ func (e *Env) Reset(r core.ResetRequest) (core.Start, error) {
 
 type episode struct {
 	env     *Env
-	index   int
+	entry   *reasoninggym.Entry // the task
 	task    *core.Content
 	history []core.Message // appended to, never changed: observations share it
 	turn    int
@@ -265,7 +265,7 @@ func (p *episode) result(prompt string, results []core.ToolResult, correct, vali
 		{Name: "tool_validity", Type: core.Step, Reward: &s.rewards[1], Weight: 0},
 	}
 	if p.truth == nil {
-		p.truth = p.expected()
+		p.truth = p.entry.Answer
 	}
 	s.details = stepDetails{env: p.env, turn: p.turn, used: p.used, truth: p.truth}
 	return core.StepResult{Observation: &s.obs, Signals: s.signals[:], Details: &s.details}, s
@@ -349,14 +349,6 @@ func (p *episode) toolStep(text string, calls []toolcall.Call, more bool) core.S
 	return res
 }
 
-func (p *episode) expected() string {
-	ent, err := p.env.tasks.Entry(p.index)
-	if err != nil {
-		return ""
-	}
-	return ent.Answer
-}
-
 // run executes one call against the budget.
 func (p *episode) run(c toolcall.Call) core.ToolResult {
 	e := p.env
@@ -411,10 +403,7 @@ func (p *episode) answerStep(text string) core.StepResult {
 	x := e.tasks.Extractor().Extract(text)
 	p.history = append(p.history, core.Message{Role: "assistant", Content: text})
 	if x.Found {
-		score, err := e.tasks.ScoreAnswer(p.index, &x.Answer)
-		if err != nil {
-			score = 0
-		}
+		score := e.tasks.ScoreEntry(p.entry, &x.Answer)
 		p.done = true
 		res, parts := p.result(CompleteText, nil, core.FiniteOrZero(score), 1)
 		parts.answer = x.Answer
