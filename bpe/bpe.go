@@ -343,6 +343,9 @@ func (t *Tokenizer) encodeOrdinary(dst []int32, text string, cache Cache) []int3
 
 // word appends the ids of one pre-tokenized word.
 func (t *Tokenizer) word(dst []int32, word string, cache Cache) []int32 {
+	if len(word) == 1 { // one byte: its symbol, with nothing to merge
+		return append(dst, t.byteIDs[word[0]])
+	}
 	if ids, ok := cache[word]; ok {
 		return append(dst, ids...)
 	}
@@ -453,8 +456,8 @@ func (t *Tokenizer) casedPiece(text string) int {
 		if at < 0 {
 			break
 		}
-		if k := runOf(text[at:], isUpper); k > 0 {
-			return t.contraction(text, at+k+runOf(text[at+k:], isLower))
+		if k := runOfClass(text[at:], asciiUpper, isUpper); k > 0 {
+			return t.contraction(text, at+k+runOfClass(text[at+k:], asciiLower, isLower))
 		}
 	}
 	// 3. \p{N}{1,digits}
@@ -582,8 +585,8 @@ func runOf(s string, is func(rune) bool) int {
 // is none: the capitals' run is given back rune by rune until a lower-case
 // run can start.
 func upperLower(text string, at int) int {
-	u := at + runOf(text[at:], isUpper)
-	if k := runOf(text[u:], isLower); k > 0 {
+	u := at + runOfClass(text[at:], asciiUpper, isUpper)
+	if k := runOfClass(text[u:], asciiLower, isLower); k > 0 {
 		return u + k
 	}
 	for j := u; j > at; { // the run gives back its last runes; runes after j are not lower
@@ -677,11 +680,43 @@ func whitespace(text string, n int) int {
 	return n // not reached for valid input: every rune matches some alternative
 }
 
-func letters(s string) int {
+// The classes of ASCII bytes the patterns test, so that runs of ASCII
+// text are read a byte at a time.
+const (
+	asciiLetter = 1 << iota // \p{L}
+	asciiUpper              // [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]
+	asciiLower              // [\p{Ll}\p{Lm}\p{Lo}\p{M}]
+	asciiOther              // [^\s\p{L}\p{N}]
+)
+
+var asciiClass = func() (c [utf8.RuneSelf]uint8) {
+	for b := rune(0); b < utf8.RuneSelf; b++ {
+		switch {
+		case 'A' <= b && b <= 'Z':
+			c[b] = asciiLetter | asciiUpper
+		case 'a' <= b && b <= 'z':
+			c[b] = asciiLetter | asciiLower
+		case !unicode.IsSpace(b) && !unicode.IsNumber(b):
+			c[b] = asciiOther
+		}
+	}
+	return c
+}()
+
+// runOfClass is the byte length of the run at the start of s of ASCII
+// bytes of class and of other runes for which is holds.
+func runOfClass(s string, class uint8, is func(rune) bool) int {
 	k := 0
 	for k < len(s) {
+		if c := s[k]; c < utf8.RuneSelf {
+			if asciiClass[c]&class == 0 {
+				break
+			}
+			k++
+			continue
+		}
 		r, n := utf8.DecodeRuneInString(s[k:])
-		if !unicode.IsLetter(r) {
+		if !is(r) {
 			break
 		}
 		k += n
@@ -689,17 +724,11 @@ func letters(s string) int {
 	return k
 }
 
-func others(s string) int {
-	k := 0
-	for k < len(s) {
-		r, n := utf8.DecodeRuneInString(s[k:])
-		if unicode.IsSpace(r) || unicode.IsLetter(r) || unicode.IsNumber(r) {
-			break
-		}
-		k += n
-	}
-	return k
-}
+func letters(s string) int { return runOfClass(s, asciiLetter, unicode.IsLetter) }
+
+func others(s string) int { return runOfClass(s, asciiOther, isOther) }
+
+func isOther(r rune) bool { return !unicode.IsSpace(r) && !unicode.IsLetter(r) && !unicode.IsNumber(r) }
 
 // EncodeAll encodes every text, in parallel on up to GOMAXPROCS goroutines,
 // into one ragged array: text i's ids are tokens[offsets[i]:offsets[i+1]].

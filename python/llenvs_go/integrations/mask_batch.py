@@ -72,8 +72,9 @@ class Fragments:
         self._special_index.clear()
         pre = self.carried("", prefix, None, 0) if prefix else None
         suf = self.carried("", suffix, None, 0) if suffix else None
+        specials = plain.keys()
         for segs in seg_lists:
-            if not any(segs[j] in plain for j in range(0, len(segs), 3)):
+            if specials.isdisjoint(segs[0::3]):
                 continue
             out: list[int] = []
             for j in range(0, len(segs), 3):
