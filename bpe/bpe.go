@@ -36,6 +36,8 @@ type Tokenizer struct {
 	byteIDs [256]int32       // id of each byte's byte-level symbol
 	added   []addedToken     // longest first
 	first   [256]bool        // bytes that start an added token
+	// onlyFirst is the one byte every added token starts with, or -1.
+	onlyFirst int
 	// prefixes maps each prefix of an added token to the index in added
 	// of the token it spells, or to -1 when it spells none.
 	prefixes     map[string]int32
@@ -215,6 +217,16 @@ func Load(data []byte) (*Tokenizer, error) {
 		t.first[a.Content[0]] = true
 	}
 	sort.SliceStable(t.added, func(i, j int) bool { return len(t.added[i].content) > len(t.added[j].content) })
+	starts := 0
+	for b, ok := range t.first {
+		if ok {
+			starts++
+			t.onlyFirst = b
+		}
+	}
+	if starts != 1 {
+		t.onlyFirst = -1
+	}
 	t.prefixes = make(map[string]int32)
 	for k, a := range t.added {
 		for n := 1; n < len(a.content); n++ {
@@ -300,7 +312,13 @@ func (t *Tokenizer) Encode(dst []int32, text string, cache Cache) []int32 {
 // reading at each position only as far as some added token goes on.
 func (t *Tokenizer) nextAdded(text string) (int, *addedToken) {
 	for i := 0; i < len(text); i++ {
-		if !t.first[text[i]] {
+		if t.onlyFirst >= 0 { // jump to the next occurrence of that byte
+			k := strings.IndexByte(text[i:], byte(t.onlyFirst))
+			if k < 0 {
+				break
+			}
+			i += k
+		} else if !t.first[text[i]] {
 			continue
 		}
 		best := int32(-1)

@@ -16,19 +16,22 @@ func FuzzEncode(f *testing.F) {
 	added := []string{"<|im_end|>", "<|im", "<think>"}
 	var toks []*Tokenizer
 	for _, data := range [][]byte{tiny(f, qwenPattern, merges, added, nil), tiny(f, tekkenPattern, merges, added, noNormalizer),
-		tiny(f, o200kPattern, merges, added, noNormalizer), tiny(f, "", merges, added, deepseekSequence)} {
+		tiny(f, o200kPattern, merges, added, noNormalizer), tiny(f, "", merges, added, deepseekSequence),
+		tiny(f, qwenPattern, merges, append(added, "[TOOL_CALLS]"), nil)} { // added tokens with two first bytes
 		tok, err := Load(data)
 		if err != nil {
 			f.Fatal(err)
 		}
 		toks = append(toks, tok)
 	}
-	symbol := map[int32]string{} // the same vocabulary and added tokens in each
+	symbol := map[int32]string{} // the same vocabulary in each, and the same ids for the same added tokens
 	for s, id := range toks[0].vocab {
 		symbol[id] = s
 	}
-	for _, a := range toks[0].added {
-		symbol[a.id] = "\x00added:" + a.content
+	for _, tok := range toks {
+		for _, a := range tok.added {
+			symbol[a.id] = "\x00added:" + a.content
+		}
 	}
 	byteOf := map[string]byte{}
 	for b, s := range byteSymbols {
@@ -56,7 +59,7 @@ func FuzzEncode(f *testing.F) {
 		return b.String(), true
 	}
 	for _, s := range []string{"hello world", "hello wo<|im_end|>ll<|im", "<think>\n12 345\n</think>", "  \n\n\t x's 'LL",
-		"caf\u00e9 \u65e5\u672c\u8a9e \U0001f600", "\xff\xfe\xc3", "", "1234567890", "<|im<|im_end|>"} {
+		"caf\u00e9 \u65e5\u672c\u8a9e \U0001f600", "\xff\xfe\xc3", "", "1234567890", "<|im<|im_end|>", "x[TOOL_CALLS]<think>[TOOL"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
