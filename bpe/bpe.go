@@ -38,14 +38,36 @@ type Tokenizer struct {
 	first   [256]bool        // bytes that start an added token
 	// onlyFirst is the one byte every added token starts with, or -1.
 	onlyFirst int
-	// prefixes maps each prefix of an added token to the index in added
-	// of the token it spells, or to -1 when it spells none.
-	prefixes     map[string]int32
+	// trie holds the added tokens, a node per prefix of their bytes; node
+	// 0 is the root.
+	trie         []trieNode
 	split        splitStyle // the pre-tokenizer's pattern
 	ignoreMerges bool
 	// NFC says whether the tokenizer normalizes to NFC: the caller must
 	// hand in NFC text.
 	NFC bool
+}
+
+// trieNode is a prefix of added tokens: the index in added of the token
+// it spells (or -1), and the nodes one byte longer (most have one).
+type trieNode struct {
+	spells int32
+	next   []trieEdge
+}
+
+type trieEdge struct {
+	b    byte
+	node int32
+}
+
+// child is the node after n's prefix and b, or -1.
+func (n *trieNode) child(b byte) int32 {
+	for _, e := range n.next {
+		if e.b == b {
+			return e.node
+		}
+	}
+	return -1
 }
 
 type merge struct {
@@ -227,15 +249,20 @@ func Load(data []byte) (*Tokenizer, error) {
 	if starts != 1 {
 		t.onlyFirst = -1
 	}
-	t.prefixes = make(map[string]int32)
+	t.trie = []trieNode{{spells: -1}}
 	for k, a := range t.added {
-		for n := 1; n < len(a.content); n++ {
-			if _, ok := t.prefixes[a.content[:n]]; !ok {
-				t.prefixes[a.content[:n]] = -1
+		node := int32(0)
+		for i := 0; i < len(a.content); i++ {
+			child := t.trie[node].child(a.content[i])
+			if child < 0 {
+				child = int32(len(t.trie))
+				t.trie[node].next = append(t.trie[node].next, trieEdge{a.content[i], child})
+				t.trie = append(t.trie, trieNode{spells: -1})
 			}
+			node = child
 		}
-		if i, ok := t.prefixes[a.content]; !ok || i < 0 { // the first of equal contents
-			t.prefixes[a.content] = int32(k)
+		if t.trie[node].spells < 0 { // the first of equal contents
+			t.trie[node].spells = int32(k)
 		}
 	}
 	return t, nil
@@ -309,7 +336,8 @@ func (t *Tokenizer) Encode(dst []int32, text string, cache Cache) []int32 {
 }
 
 // nextAdded finds the leftmost added token (the longest at its position),
-// reading at each position only as far as some added token goes on.
+// reading at each position only as far as some added token goes on (a
+// walk down the trie).
 func (t *Tokenizer) nextAdded(text string) (int, *addedToken) {
 	for i := 0; i < len(text); i++ {
 		if t.onlyFirst >= 0 { // jump to the next occurrence of that byte
@@ -321,13 +349,12 @@ func (t *Tokenizer) nextAdded(text string) (int, *addedToken) {
 		} else if !t.first[text[i]] {
 			continue
 		}
-		best := int32(-1)
-		for j := i + 1; j <= len(text); j++ {
-			k, ok := t.prefixes[text[i:j]]
-			if !ok {
+		best, node := int32(-1), int32(0)
+		for j := i; j < len(text); j++ {
+			if node = t.trie[node].child(text[j]); node < 0 {
 				break
 			}
-			if k >= 0 {
+			if k := t.trie[node].spells; k >= 0 {
 				best = k
 			}
 		}
@@ -456,27 +483,32 @@ func (t *Tokenizer) piece(text string) int {
 //
 // (the contractions only in o200k).
 func (t *Tokenizer) casedPiece(text string) int {
-	r, n := utf8.DecodeRuneInString(text)
-	// 1. and 2., each with the optional first rune, then without it.
-	starts := [2]int{0, -1}
-	if r != '\r' && r != '\n' && !unicode.IsLetter(r) && !unicode.IsNumber(r) {
-		starts = [2]int{n, 0}
+	var r rune
+	var n int
+	var prefix bool // the first rune may be the optional [^\r\n\p{L}\p{N}]
+	if c := text[0]; c < utf8.RuneSelf {
+		r, n = rune(c), 1
+		prefix = asciiClass[c]&asciiLetter == 0 && c != '\r' && c != '\n' && (c < '0' || c > '9')
+	} else {
+		r, n = utf8.DecodeRuneInString(text)
+		prefix = !unicode.IsLetter(r) && !unicode.IsNumber(r)
 	}
-	for _, at := range starts {
-		if at < 0 {
-			break
-		}
-		if end := upperLower(text, at); end > at {
+	// 1. and 2., each with the optional first rune, then without it.
+	if prefix {
+		if end := upperLower(text, n); end > n {
 			return t.contraction(text, end)
 		}
 	}
-	for _, at := range starts {
-		if at < 0 {
-			break
+	if end := upperLower(text, 0); end > 0 {
+		return t.contraction(text, end)
+	}
+	if prefix {
+		if k := runOfClass(text[n:], asciiUpper, isUpper); k > 0 {
+			return t.contraction(text, n+k+runOfClass(text[n+k:], asciiLower, isLower))
 		}
-		if k := runOfClass(text[at:], asciiUpper, isUpper); k > 0 {
-			return t.contraction(text, at+k+runOfClass(text[at+k:], asciiLower, isLower))
-		}
+	}
+	if k := runOfClass(text, asciiUpper, isUpper); k > 0 {
+		return t.contraction(text, k+runOfClass(text[k:], asciiLower, isLower))
 	}
 	// 3. \p{N}{1,digits}
 	if unicode.IsNumber(r) {
@@ -497,8 +529,25 @@ func (t *Tokenizer) deepseekRun(text string) int {
 	if unicode.IsNumber(r) {
 		return t.number(text, n)
 	}
-	cjk := isCJK(r)
-	return n + runOf(text[n:], func(r rune) bool { return isCJK(r) == cjk && !unicode.IsNumber(r) })
+	if isCJK(r) {
+		return n + runOf(text[n:], func(r rune) bool { return isCJK(r) && !unicode.IsNumber(r) })
+	}
+	k := n
+	for k < len(text) {
+		if c := text[k]; c < utf8.RuneSelf { // ASCII: neither CJK nor, but for digits, a number
+			if '0' <= c && c <= '9' {
+				break
+			}
+			k++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(text[k:])
+		if isCJK(r) || unicode.IsNumber(r) {
+			break
+		}
+		k += n
+	}
+	return k
 }
 
 // deepseekPiece is the length of the first piece of a run (deepseekRun):
@@ -530,24 +579,24 @@ func isCJK(r rune) bool {
 //	| ?[\p{P}\p{S}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+
 func deepseekPattern(s string) int {
 	r, n := utf8.DecodeRuneInString(s)
-	if r < utf8.RuneSelf && r > ' ' && r < 0x7f && !isASCIIAlnum(byte(r)) {
-		if k := runOf(s[1:], isASCIILetter); k > 0 {
+	if r < utf8.RuneSelf && asciiClass[r]&asciiPunct != 0 { // the 32 printable ASCII that are not letters or digits
+		if k := runOfClass(s[1:], asciiLetter, isNever); k > 0 {
 			return 1 + k
 		}
 	}
 	if r != '\r' && r != '\n' && !unicode.IsLetter(r) && !unicode.IsPunct(r) && !unicode.IsSymbol(r) {
-		if k := runOf(s[n:], isLetterOrMark); k > 0 {
+		if k := runOfClass(s[n:], asciiLetter, isLetterOrMark); k > 0 {
 			return n + k
 		}
 	}
-	if k := runOf(s, isLetterOrMark); k > 0 {
+	if k := runOfClass(s, asciiLetter, isLetterOrMark); k > 0 {
 		return k
 	}
 	start := 0
 	if r == ' ' {
 		start = 1
 	}
-	if k := runOf(s[start:], isPunctOrSymbol); k > 0 {
+	if k := runOfClass(s[start:], asciiPunct, isPunctOrSymbol); k > 0 {
 		end := start + k
 		for end < len(s) && (s[end] == '\r' || s[end] == '\n') {
 			end++
@@ -560,11 +609,7 @@ func deepseekPattern(s string) int {
 	return 0
 }
 
-func isASCIIAlnum(b byte) bool {
-	return isASCIILetter(rune(b)) || ('0' <= b && b <= '9')
-}
-
-func isASCIILetter(r rune) bool { return ('a' <= r && r <= 'z') || ('A' <= r && r <= 'Z') }
+func isNever(rune) bool { return false }
 
 func isLetterOrMark(r rune) bool { return unicode.IsLetter(r) || unicode.IsMark(r) }
 
@@ -705,6 +750,7 @@ const (
 	asciiUpper              // [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]
 	asciiLower              // [\p{Ll}\p{Lm}\p{Lo}\p{M}]
 	asciiOther              // [^\s\p{L}\p{N}]
+	asciiPunct              // [\p{P}\p{S}]
 )
 
 var asciiClass = func() (c [utf8.RuneSelf]uint8) {
@@ -716,6 +762,9 @@ var asciiClass = func() (c [utf8.RuneSelf]uint8) {
 			c[b] = asciiLetter | asciiLower
 		case !unicode.IsSpace(b) && !unicode.IsNumber(b):
 			c[b] = asciiOther
+			if unicode.IsPunct(b) || unicode.IsSymbol(b) {
+				c[b] |= asciiPunct
+			}
 		}
 	}
 	return c
