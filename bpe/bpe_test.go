@@ -9,6 +9,25 @@ import (
 
 const qwenPattern = `(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+`
 
+const (
+	tekkenPattern = `[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+`
+	o200kPattern  = `[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+`
+)
+
+// deepseekSequence makes a tiny tokenizer's pre-tokenizer DeepSeek V3's.
+func deepseekSequence(f map[string]any) {
+	var splits []any
+	for _, re := range deepseekSplits {
+		splits = append(splits, map[string]any{"type": "Split", "pattern": map[string]any{"Regex": re},
+			"behavior": "Isolated", "invert": false})
+	}
+	f["pre_tokenizer"] = map[string]any{"type": "Sequence", "pretokenizers": append(splits,
+		map[string]any{"type": "ByteLevel", "add_prefix_space": false, "use_regex": false})}
+	f["normalizer"] = map[string]any{"type": "Sequence", "normalizers": []any{}}
+}
+
+func noNormalizer(f map[string]any) { f["normalizer"] = nil }
+
 // tiny builds a tokenizer.json over the 256 byte symbols with the given
 // merges (in rank order) and added tokens.
 func tiny(t testing.TB, pattern string, merges [][2]string, added []string, mutate func(map[string]any)) []byte {
@@ -77,6 +96,53 @@ func TestPieces(t *testing.T) {
 		}
 		if !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("%q: %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}
+
+// The pieces of the other patterns (Mistral's Tekken, o200k as gpt-oss has
+// it, DeepSeek V3's three splits), as Hugging Face tokenizers splits them
+// with each model's tokenizer.json.
+func TestPiecesOfOtherPatterns(t *testing.T) {
+	texts := []string{"HTTPServer McDonald's", "don't I'M we'RE", "ǅungla ʰa ABc aB", "12345 6", "a!/\n/b",
+		"(foo) bar!?\n", "日本・語カタ123x", "#abc \x01x", "  end  ", "é中文 🙂!!", "x\u0301y"}
+	tests := []struct {
+		name    string
+		pattern string
+		mutate  func(map[string]any)
+		want    [][]string
+	}{
+		{"tekken", tekkenPattern, noNormalizer, [][]string{
+			{"HTTPServer", " Mc", "Donald", "'s"}, {"don", "'t", " I", "'M", " we", "'RE"},
+			{"ǅungla", " ʰa", " ABc", " a", "B"}, {"1", "2", "3", "4", "5", " ", "6"}, {"a", "!/\n/", "b"},
+			{"(foo", ")", " bar", "!?\n"}, {"日本", "・語カタ", "1", "2", "3", "x"}, {"#abc", " \x01", "x"},
+			{" ", " end", "  "}, {"é中文", " 🙂!!"}, {"x\u0301y"}}},
+		{"o200k", o200kPattern, noNormalizer, [][]string{
+			{"HTTPServer", " Mc", "Donald's"}, {"don't", " I'M", " we'RE"},
+			{"ǅungla", " ʰa", " ABc", " a", "B"}, {"123", "45", " ", "6"}, {"a", "!/\n/", "b"},
+			{"(foo", ")", " bar", "!?\n"}, {"日本", "・語カタ", "123", "x"}, {"#abc", " \x01", "x"},
+			{" ", " end", "  "}, {"é中文", " 🙂!!"}, {"x\u0301y"}}},
+		{"deepseek", "", deepseekSequence, [][]string{
+			{"HTTPServer", " McDonald", "'s"}, {"don", "'t", " I", "'M", " we", "'RE"},
+			{"ǅungla", " ʰa", " ABc", " aB"}, {"123", "45", " ", "6"}, {"a", "!/\n", "/b"},
+			{"(foo", ")", " bar", "!?\n"}, {"日本", "・", "語カタ", "123", "x"}, {"#abc", " ", "\x01x"},
+			{" ", " end", "  "}, {"é", "中文", " 🙂!!"}, {"x\u0301y"}}},
+	}
+	for _, tc := range tests {
+		tok, err := Load(tiny(t, tc.pattern, nil, nil, tc.mutate))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		for i, text := range texts {
+			var got []string
+			for s := text; len(s) > 0; {
+				n := tok.piece(s)
+				got = append(got, s[:n])
+				s = s[n:]
+			}
+			if !reflect.DeepEqual(got, tc.want[i]) {
+				t.Errorf("%s, %q: %q, want %q", tc.name, text, got, tc.want[i])
+			}
 		}
 	}
 }

@@ -149,7 +149,7 @@ func appendStep(b []byte, res *core.StepResult, update core.ObservationUpdate, d
 		b = appendJSON(b, s.Feedback)
 		b = append(b, ',')
 		b = appendNumber(b, s.Weight)
-		if res.Details != nil || s.Metadata != nil {
+		if s.Metadata != nil || (res.Details != nil && res.Details.HasMetadata(k)) {
 			b = append(b, ",1]"...)
 		} else {
 			b = append(b, ",0]"...)

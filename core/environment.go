@@ -154,8 +154,8 @@ type StepResult struct {
 	ExtractedAction *string        `json:"extracted_action"`
 	ResolvedAction  *string        `json:"resolved_action"`
 	Info            map[string]any `json:"info"`
-	// Details, when not nil, builds Info and each signal's Metadata (a map
-	// for every signal, empty rather than nil), which the step left out: a caller that reads only the rewards and the next
+	// Details, when not nil, builds Info and each signal's Metadata, which
+	// the step left out: a caller that reads only the rewards and the next
 	// observation (a batch of episodes, a training loop) does not pay for
 	// them. It may be called after the episode has moved on, from any
 	// goroutine. Complete calls it.
@@ -175,10 +175,14 @@ func (r *StepResult) Total() float64 {
 }
 
 // StepDetails builds the info and the signals' metadata of a step (one
-// map per signal, in order). An episode's step that leaves them out
-// returns one that builds them from what the step kept.
+// map per signal, in order: nil for a signal without metadata). An
+// episode's step that leaves them out returns one that builds them from
+// what the step kept.
 type StepDetails interface {
 	Build() (info map[string]any, metadata []map[string]any, err error)
+	// HasMetadata says, without building anything, whether Build gives
+	// signal k a metadata map (an empty one included) rather than nil.
+	HasMetadata(k int) bool
 }
 
 // Complete fills in the details a step left to Details, so that Info and
@@ -221,6 +225,8 @@ type builtDetails struct {
 }
 
 func (d *builtDetails) Build() (map[string]any, []map[string]any, error) { return d.info, d.meta, nil }
+
+func (d *builtDetails) HasMetadata(k int) bool { return d.meta[k] != nil }
 
 // Environment is the lifecycle every environment honours, Gymnasium's:
 // reset starts an episode, and the episode's Step advances it.

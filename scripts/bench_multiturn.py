@@ -2,6 +2,7 @@
 
     python scripts/bench_multiturn.py                  # 10,000 episodes of leg_counting, up to 3 turns
     python scripts/bench_multiturn.py --episodes 2000 --repeats 5
+    python scripts/bench_multiturn.py --workload formats --tool-episodes 2000 --repeats 5 --clock cpu
 
 Every episode is an ``iterative`` leg_counting task (max_turns=3). The model's
 turns are scripted and the same on both sides: turn 1 is wrong for every
@@ -29,6 +30,12 @@ episode, turn 2 is right for half of them, turn 3 is right for the rest; so
   per-episode step could reach against the baseline, which builds them too
   (it resets nothing, so its ``x (all)`` is left out).
 
+Then, per tool-call format (hermes, qwen3_coder, llama3_json, mistral, gpt_oss, deepseek), the tool
+episodes of ``bench_tool_episodes.py`` (``--workload formats`` runs only those): ``calculator_arithmetic``
+episodes whose model calls the calculator in that family's format, then answers, stepped through
+``EpisodeBatch`` against a Python calculator environment over reasoning-gym with llenvs' types
+(``--tool-episodes`` per format).
+
 Reported: median seconds per phase over the repeats, the min-max spread, steps
 per second, and the speed-up over the llenvs design (ratio of medians). The
 machine may be shared and noisy: compare ratios, not absolute times;
@@ -41,11 +48,15 @@ from __future__ import annotations
 import argparse
 import re
 import statistics
+import sys
 import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from llenvs_go.core.environment import EnvironmentSpec, StepResult
 from llenvs_go.core.episodes import EpisodeBatch
@@ -312,10 +323,24 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--clock", choices=("wall", "cpu"), default="wall",
                     help="wall-clock time (default) or the process's CPU time, all threads counted")
+    ap.add_argument("--workload", choices=("iterative", "formats", "all"), default="all",
+                    help="the iterative episodes, the tool episodes per tool-call format, or both (default)")
+    ap.add_argument("--tool-episodes", type=int, default=2000, help="tool episodes per format")
     args = ap.parse_args()
     global clock
     if args.clock == "cpu":
         clock = time.process_time
+    if args.workload != "formats":
+        run_iterative(args)
+    if args.workload != "iterative":
+        import bench_tool_episodes
+
+        bench_tool_episodes.clock = clock
+        bench_tool_episodes.run_formats(args.tool_episodes, args.repeats, args.clock)
+
+
+def run_iterative(args: Any) -> None:
+    """The iterative table (see the module docstring)."""
     n = args.episodes
     rows = [("llenvs design (Python, reasoning-gym)", run_baseline), ("llenvs-go EpisodeBatch", run_batch),
             ("llenvs-go env.step per episode", run_objects),

@@ -188,14 +188,20 @@ def main() -> None:
     global clock
     if args.clock == "cpu":
         clock = time.process_time
-    n = args.episodes
+    run_formats(args.episodes, args.repeats, args.clock)
+
+
+def run_formats(n: int, repeats: int, clock_name: str) -> None:
+    """The table: per format, the two sides taking turns, ``repeats`` runs each."""
     tools = environment_registry.get("calculator_arithmetic", adapter="native", seed=SEED, size=1).available_tools
     print(f"{n} calculator_arithmetic episodes per format (a tool call, then the answer), median of "
-          f"{args.repeats} runs, {args.clock} clock")
+          f"{repeats} runs, {clock_name} clock")
     print(f"{'format':14} {'steps':>6} {'reward':>7} {'Python design s':>16} {'EpisodeBatch s':>15} {'x':>6}   x range")
     for fmt in FORMATS:
-        py = [run_python(fmt, n, tools) for _ in range(args.repeats)]
-        go = [run_batch(fmt, n) for _ in range(args.repeats)]
+        py, go = [], []
+        for _ in range(repeats):  # in turns, so that other load falls on both alike
+            py.append(run_python(fmt, n, tools))
+            go.append(run_batch(fmt, n))
         assert {(s, round(r, 6)) for _, s, r in py} == {(s, round(r, 6)) for _, s, r in go}, \
             f"{fmt}: the two sides disagree: {py[0][1:]} against {go[0][1:]}"
         assert py[0][2] == n, f"{fmt}: {py[0][2]} of {n} episodes right"

@@ -9,12 +9,12 @@ package calculator
 import (
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/llenvs/llenvs-go/core"
 	"github.com/llenvs/llenvs-go/envs/native"
 	"github.com/llenvs/llenvs-go/envs/reasoninggym"
 	"github.com/llenvs/llenvs-go/envs/toolcall"
+	"github.com/llenvs/llenvs-go/extract"
 	"github.com/llenvs/llenvs-go/strictcfg"
 )
 
@@ -76,6 +76,9 @@ type Env struct {
 	tool    core.ToolDefinition
 	system  *string // the conversation's system message (nil: none)
 	example string  // exampleCall as format writes it, shown by Prompt
+	// idPrefixes[t] is "call_<t>_", the prefix of the ids of turn t's text
+	// calls (t from 1 to MaxTurns).
+	idPrefixes []string
 }
 
 // New builds the environment cfg describes.
@@ -119,8 +122,12 @@ func New(cfg core.EnvConfig) (*Env, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: task %s: %w", Name, c.Task, err)
 	}
+	prefixes := make([]string, c.MaxTurns+1)
+	for t := 1; t <= c.MaxTurns; t++ {
+		prefixes[t] = "call_" + strconv.Itoa(t) + "_"
+	}
 	return &Env{cfg: c, format: format, tasks: tasks, tool: Tool(), system: cfg.SystemMessage,
-		example: format.Render(exampleCall())}, nil
+		example: format.Render(exampleCall()), idPrefixes: prefixes}, nil
 }
 
 // Tool is the calculator's definition; Parameters is its JSON schema.
@@ -179,10 +186,13 @@ func (e *Env) Reset(r core.ResetRequest) (core.Start, error) {
 	prompt := e.Prompt(ent.Question)
 	truth := ent.Answer
 	msgs := core.OpeningMessages(e.system, prompt)
+	// Room for a tool turn (the call, its result) and the answer; the
+	// observations share the history, which is only appended to.
+	history := append(make([]core.Message, 0, len(msgs)+3), msgs...)
 	task := &core.Content{Text: ent.Question}
 	return core.Start{
-		Episode: &episode{env: e, index: r.TaskIndex, task: task, history: msgs},
-		Observation: core.Observation{Prompt: prompt, Messages: append([]core.Message(nil), msgs...),
+		Episode: &episode{env: e, entry: ent, task: task, history: history},
+		Observation: core.Observation{Prompt: prompt, Messages: history[:len(history):len(history)],
 			AvailableTools: e.Tools(), Task: task},
 		Hidden: core.Hidden{TaskIndex: r.TaskIndex, ExpectedAnswer: &truth, Entry: ent},
 		Info:   map[string]any{"task_index": r.TaskIndex, "dataset_name": Name, "question": prompt},
@@ -191,12 +201,74 @@ func (e *Env) Reset(r core.ResetRequest) (core.Start, error) {
 
 type episode struct {
 	env     *Env
-	index   int
+	entry   *reasoninggym.Entry // the task
 	task    *core.Content
-	history []core.Message
+	history []core.Message // appended to, never changed: observations share it
 	turn    int
 	used    int // tool calls counted against the budget (at most MaxToolCalls)
 	done    bool
+	truth   any // the expected answer, a string, for the steps' info (nil until a step needs it)
+}
+
+// stepParts are the parts of a step's result that every step makes, in
+// one allocation: its observation, signals, answer and details.
+type stepParts struct {
+	obs     core.Observation
+	signals [2]core.Signal
+	rewards [2]float64
+	answer  string
+	details stepDetails
+}
+
+// stepDetails builds a step's info when it is read (core.StepDetails), from
+// what the step kept: the episode's counts after the step and, for an
+// answer step, the extraction. The signals have no metadata.
+type stepDetails struct {
+	env        *Env
+	turn, used int
+	truth      any // the expected answer, a string
+	answerStep bool
+	extraction extract.Extraction
+}
+
+// Build makes the step's info: turns, the tool-call budget and the answers
+// (and, for an answer step, how the answer was extracted).
+func (d *stepDetails) Build() (map[string]any, []map[string]any, error) {
+	e := d.env
+	info := map[string]any{"turn": d.turn, "turns_remaining": e.cfg.MaxTurns - d.turn,
+		"tool_calls_used": d.used, "tool_calls_left": max(0, e.cfg.MaxToolCalls-d.used),
+		"extracted_answer": nil, "expected_answer": d.truth}
+	if d.answerStep {
+		info["extraction_metadata"] = e.tasks.Extractor().Describe(d.extraction)
+		if d.extraction.Found {
+			info["extracted_answer"] = d.extraction.Answer
+		}
+	}
+	return info, make([]map[string]any, 2), nil
+}
+
+// HasMetadata is false: the calculator's signals have no metadata.
+func (d *stepDetails) HasMetadata(int) bool { return false }
+
+// result is a step's StepResult with its observation (prompt, the
+// conversation so far, results), its two signals, correctness (the task's
+// own score of the answer; 0 on other steps) and tool_validity (the share of
+// this turn's calls that succeeded, weight 0: reported, not added), and its
+// details, left to be built when read.
+func (p *episode) result(prompt string, results []core.ToolResult, correct, validity float64) (core.StepResult, *stepParts) {
+	s := &stepParts{}
+	s.obs = core.Observation{Prompt: prompt, Messages: p.history[:len(p.history):len(p.history)], ToolResults: results,
+		AvailableTools: p.env.Tools(), Task: p.task}
+	s.rewards = [2]float64{correct, validity}
+	s.signals = [2]core.Signal{
+		{Name: "correctness", Type: core.Outcome, Reward: &s.rewards[0], Weight: 1},
+		{Name: "tool_validity", Type: core.Step, Reward: &s.rewards[1], Weight: 0},
+	}
+	if p.truth == nil {
+		p.truth = p.entry.Answer
+	}
+	s.details = stepDetails{env: p.env, turn: p.turn, used: p.used, truth: p.truth}
+	return core.StepResult{Observation: &s.obs, Signals: s.signals[:], Details: &s.details}, s
 }
 
 // Step runs the tool calls of a, or scores its answer.
@@ -221,7 +293,7 @@ func (p *episode) Step(a core.Action) (core.StepResult, error) {
 			calls = append(calls, toolcall.Call{Call: c})
 		}
 	} else {
-		calls, more = e.format.Parse(text, "call_"+strconv.Itoa(p.turn)+"_", e.cfg.MaxToolCalls-p.used+1)
+		calls, more = e.format.Parse(text, e.idPrefixes[p.turn], e.cfg.MaxToolCalls-p.used+1)
 	}
 	if len(calls) > 0 {
 		return p.toolStep(text, calls, more), nil
@@ -256,36 +328,25 @@ func (p *episode) toolStep(text string, calls []toolcall.Call, more bool) core.S
 		last.Error = &msg
 	}
 	p.history = append(p.history, core.Message{Role: "assistant", Content: text, ToolCalls: made})
-	responses := make([]string, len(results))
+	prompt := ""
 	for k, r := range results {
 		content := toolcall.Content(r)
 		p.history = append(p.history, core.Message{Role: "tool", Content: content, ToolCallID: r.CallID,
 			Name: r.ToolName})
-		responses[k] = toolcall.Response(content)
+		if k == 0 {
+			prompt = toolcall.Response(content)
+		} else {
+			prompt += "\n" + toolcall.Response(content)
+		}
 	}
 	truncated := p.turn >= e.cfg.MaxTurns
 	p.done = truncated
-	prompt := strings.Join(responses, "\n")
 	if truncated {
 		prompt = CompleteText
 	}
-	return core.StepResult{
-		Observation: &core.Observation{Prompt: prompt, Messages: append([]core.Message(nil), p.history...),
-			ToolResults: results, AvailableTools: e.Tools(), Task: p.task},
-		Signals:   p.signals(0, float64(valid)/float64(len(calls))),
-		Truncated: truncated,
-		Info: map[string]any{"turn": p.turn, "turns_remaining": e.cfg.MaxTurns - p.turn,
-			"tool_calls_used": p.used, "tool_calls_left": max(0, e.cfg.MaxToolCalls-p.used),
-			"extracted_answer": nil, "expected_answer": p.expected()},
-	}
-}
-
-func (p *episode) expected() string {
-	ent, err := p.env.tasks.Entry(p.index)
-	if err != nil {
-		return ""
-	}
-	return ent.Answer
+	res, _ := p.result(prompt, results, 0, float64(valid)/float64(len(calls)))
+	res.Truncated = truncated
+	return res
 }
 
 // run executes one call against the budget.
@@ -310,11 +371,11 @@ func (p *episode) run(c toolcall.Call) core.ToolResult {
 	if err != nil {
 		return fail(core.ToolInvalidArguments, err.Error())
 	}
-	v, err := Eval(expr, e.cfg.MaxExpressionLength)
+	out, err := EvalText(expr, e.cfg.MaxExpressionLength)
 	if err != nil {
 		return fail(core.ToolError, errorMessage(err, expr))
 	}
-	return core.ToolResult{CallID: id, ToolName: name, Status: core.ToolSuccess, Output: Format(v)}
+	return core.ToolResult{CallID: id, ToolName: name, Status: core.ToolSuccess, Output: out}
 }
 
 // expressionArg reads the calculator's one argument.
@@ -340,25 +401,15 @@ func expressionArg(args map[string]any) (string, error) {
 func (p *episode) answerStep(text string) core.StepResult {
 	e := p.env
 	x := e.tasks.Extractor().Extract(text)
-	meta := e.tasks.Extractor().Describe(x)
-	info := map[string]any{"turn": p.turn, "turns_remaining": e.cfg.MaxTurns - p.turn,
-		"tool_calls_used": p.used, "tool_calls_left": max(0, e.cfg.MaxToolCalls-p.used),
-		"extracted_answer": nil, "expected_answer": p.expected(), "extraction_metadata": meta}
 	p.history = append(p.history, core.Message{Role: "assistant", Content: text})
 	if x.Found {
-		score, err := e.tasks.ScoreAnswer(p.index, &x.Answer)
-		if err != nil {
-			score = 0
-		}
+		score := e.tasks.ScoreEntry(p.entry, &x.Answer)
 		p.done = true
-		info["extracted_answer"] = x.Answer
-		ans := x.Answer
-		return core.StepResult{
-			Observation: &core.Observation{Prompt: CompleteText, Messages: append([]core.Message(nil), p.history...),
-				AvailableTools: e.Tools(), Task: p.task},
-			Signals: p.signals(core.FiniteOrZero(score), 1), Terminated: true, ExtractedAction: &ans,
-			ResolvedAction: &ans, Info: info,
-		}
+		res, parts := p.result(CompleteText, nil, core.FiniteOrZero(score), 1)
+		parts.answer = x.Answer
+		parts.details.answerStep, parts.details.extraction = true, x
+		res.Terminated, res.ExtractedAction, res.ResolvedAction = true, &parts.answer, &parts.answer
+		return res
 	}
 	truncated := p.turn >= e.cfg.MaxTurns
 	p.done = truncated
@@ -367,21 +418,10 @@ func (p *episode) answerStep(text string) core.StepResult {
 		prompt = NoAnswerText
 		p.history = append(p.history, core.Message{Role: "user", Content: NoAnswerText})
 	}
-	return core.StepResult{
-		Observation: &core.Observation{Prompt: prompt, Messages: append([]core.Message(nil), p.history...),
-			AvailableTools: e.Tools(), Task: p.task},
-		Signals: p.signals(0, 1), Truncated: truncated, Info: info,
-	}
-}
-
-// signals are the step's rewards: correctness (the task's own score of the
-// answer; 0 on other steps) and tool_validity (the share of this turn's
-// calls that succeeded, weight 0: reported, not added).
-func (p *episode) signals(correct, validity float64) []core.Signal {
-	return []core.Signal{
-		{Name: "correctness", Type: core.Outcome, Reward: core.Float(correct), Weight: 1},
-		{Name: "tool_validity", Type: core.Step, Reward: core.Float(validity), Weight: 0},
-	}
+	res, parts := p.result(prompt, nil, 0, 1)
+	parts.details.answerStep, parts.details.extraction = true, x
+	res.Truncated = truncated
+	return res
 }
 
 // SignalSpecs lists the signals of every step: "correctness" (outcome) and

@@ -36,21 +36,38 @@ var errDivZero = &EvalError{Msg: "division by zero"}
 // as in Python), unary + and -, and parentheses. maxLen bounds the
 // expression's length in bytes.
 func Eval(expr string, maxLen int) (*big.Rat, error) {
+	v, err := eval(expr, maxLen)
+	if err != nil {
+		return nil, err
+	}
+	return v.rat(), nil
+}
+
+// EvalText is Format(Eval(expr, maxLen)).
+func EvalText(expr string, maxLen int) (string, error) {
+	v, err := eval(expr, maxLen)
+	if err != nil {
+		return "", err
+	}
+	return v.text(), nil
+}
+
+func eval(expr string, maxLen int) (num, error) {
 	if len(expr) > maxLen {
-		return nil, &EvalError{Msg: fmt.Sprintf("expression too long: %d characters (the limit is %d)", len(expr), maxLen)}
+		return num{}, &EvalError{Msg: fmt.Sprintf("expression too long: %d characters (the limit is %d)", len(expr), maxLen)}
 	}
 	p := parser{src: expr}
 	p.skip()
 	if p.pos == len(p.src) {
-		return nil, &EvalError{Msg: "empty expression"}
+		return num{}, &EvalError{Msg: "empty expression"}
 	}
 	v, err := p.expr(0)
 	if err != nil {
-		return nil, err
+		return num{}, err
 	}
 	p.skip()
 	if p.pos < len(p.src) {
-		return nil, p.errorf("unexpected %s", p.describe())
+		return num{}, p.errorf("unexpected %s", p.describe())
 	}
 	return v, nil
 }
@@ -122,25 +139,39 @@ func (p *parser) peekOp() string {
 	if strings.HasPrefix(p.src[p.pos:], "**") {
 		return "**"
 	}
-	switch c := p.src[p.pos]; c {
-	case '+', '-', '*', '/', '^', '(', ')':
-		return string(c)
+	switch p.src[p.pos] {
+	case '+':
+		return "+"
+	case '-':
+		return "-"
+	case '*':
+		return "*"
+	case '/':
+		return "/"
+	case '^':
+		return "^"
+	case '(':
+		return "("
+	case ')':
+		return ")"
 	}
 	return ""
 }
 
-func checkSize(v *big.Rat) error {
-	if v.Num().BitLen() > MaxBits || v.Denom().BitLen() > MaxBits {
+// checkSize refuses a value over MaxBits (a value that fits in an int64
+// never is).
+func checkSize(v num) error {
+	if v.r != nil && (v.r.Num().BitLen() > MaxBits || v.r.Denom().BitLen() > MaxBits) {
 		return &EvalError{Msg: fmt.Sprintf("result too large (more than %d bits)", MaxBits)}
 	}
 	return nil
 }
 
 // expr := term (("+" | "-") term)*
-func (p *parser) expr(depth int) (*big.Rat, error) {
+func (p *parser) expr(depth int) (num, error) {
 	v, err := p.term(depth)
 	if err != nil {
-		return nil, err
+		return num{}, err
 	}
 	for {
 		op := p.peekOp()
@@ -150,24 +181,20 @@ func (p *parser) expr(depth int) (*big.Rat, error) {
 		p.pos++
 		w, err := p.term(depth)
 		if err != nil {
-			return nil, err
+			return num{}, err
 		}
-		if op == "+" {
-			v.Add(v, w)
-		} else {
-			v.Sub(v, w)
-		}
+		v = add(v, w, op == "-")
 		if err := checkSize(v); err != nil {
-			return nil, err
+			return num{}, err
 		}
 	}
 }
 
 // term := unary (("*" | "/") unary)*
-func (p *parser) term(depth int) (*big.Rat, error) {
+func (p *parser) term(depth int) (num, error) {
 	v, err := p.unary(depth)
 	if err != nil {
-		return nil, err
+		return num{}, err
 	}
 	for {
 		op := p.peekOp()
@@ -177,26 +204,26 @@ func (p *parser) term(depth int) (*big.Rat, error) {
 		p.pos++
 		w, err := p.unary(depth)
 		if err != nil {
-			return nil, err
+			return num{}, err
 		}
 		if op == "*" {
-			v.Mul(v, w)
+			v = mul(v, w)
 		} else {
-			if w.Sign() == 0 {
-				return nil, errDivZero
+			if w.sign() == 0 {
+				return num{}, errDivZero
 			}
-			v.Quo(v, w)
+			v = quo(v, w)
 		}
 		if err := checkSize(v); err != nil {
-			return nil, err
+			return num{}, err
 		}
 	}
 }
 
 // unary := ("+" | "-") unary | power
-func (p *parser) unary(depth int) (*big.Rat, error) {
+func (p *parser) unary(depth int) (num, error) {
 	if depth > MaxDepth {
-		return nil, &EvalError{Msg: fmt.Sprintf("expression nested too deeply (more than %d levels)", MaxDepth)}
+		return num{}, &EvalError{Msg: fmt.Sprintf("expression nested too deeply (more than %d levels)", MaxDepth)}
 	}
 	switch p.peekOp() {
 	case "+":
@@ -206,18 +233,18 @@ func (p *parser) unary(depth int) (*big.Rat, error) {
 		p.pos++
 		v, err := p.unary(depth + 1)
 		if err != nil {
-			return nil, err
+			return num{}, err
 		}
-		return v.Neg(v), nil
+		return neg(v), nil
 	}
 	return p.power(depth)
 }
 
 // power := atom (("**" | "^") unary)?
-func (p *parser) power(depth int) (*big.Rat, error) {
+func (p *parser) power(depth int) (num, error) {
 	base, err := p.atom(depth)
 	if err != nil {
-		return nil, err
+		return num{}, err
 	}
 	op := p.peekOp()
 	if op != "**" && op != "^" {
@@ -226,9 +253,13 @@ func (p *parser) power(depth int) (*big.Rat, error) {
 	p.pos += len(op)
 	exp, err := p.unary(depth + 1)
 	if err != nil {
-		return nil, err
+		return num{}, err
 	}
-	return pow(base, exp)
+	v, err := pow(base.rat(), exp.rat())
+	if err != nil {
+		return num{}, err
+	}
+	return bigNum(v), nil
 }
 
 // pow raises base to an integer exponent, refusing results over MaxBits
@@ -259,13 +290,13 @@ func pow(base, exp *big.Rat) (*big.Rat, error) {
 		return nil, &EvalError{Msg: fmt.Sprintf("result too large (more than %d bits)", MaxBits)}
 	}
 	n := abs64(e.Int64())
-	num := new(big.Int).Exp(base.Num(), big.NewInt(n), nil)
+	numer := new(big.Int).Exp(base.Num(), big.NewInt(n), nil)
 	den := new(big.Int).Exp(base.Denom(), big.NewInt(n), nil)
 	if e.Sign() < 0 {
-		num, den = den, num
+		numer, den = den, numer
 	}
-	v := new(big.Rat).SetFrac(num, den)
-	return v, checkSize(v)
+	v := new(big.Rat).SetFrac(numer, den)
+	return v, checkSize(bigNum(v))
 }
 
 func abs64(x int64) int64 {
@@ -276,20 +307,20 @@ func abs64(x int64) int64 {
 }
 
 // atom := number | "(" expr ")"
-func (p *parser) atom(depth int) (*big.Rat, error) {
+func (p *parser) atom(depth int) (num, error) {
 	p.skip()
 	if p.pos >= len(p.src) {
-		return nil, p.errorf("expected a number or '(', got end of expression")
+		return num{}, p.errorf("expected a number or '(', got end of expression")
 	}
 	c := p.src[p.pos]
 	if c == '(' {
 		p.pos++
 		v, err := p.expr(depth + 1)
 		if err != nil {
-			return nil, err
+			return num{}, err
 		}
 		if p.peekOp() != ")" {
-			return nil, p.errorf("expected ')', got %s", p.describe())
+			return num{}, p.errorf("expected ')', got %s", p.describe())
 		}
 		p.pos++
 		return v, nil
@@ -297,11 +328,11 @@ func (p *parser) atom(depth int) (*big.Rat, error) {
 	if c >= '0' && c <= '9' || c == '.' {
 		return p.number()
 	}
-	return nil, p.errorf("expected a number or '(', got %s", p.describe())
+	return num{}, p.errorf("expected a number or '(', got %s", p.describe())
 }
 
 // number := digits ["." digits] | "." digits
-func (p *parser) number() (*big.Rat, error) {
+func (p *parser) number() (num, error) {
 	start := p.pos
 	digits, dots := 0, 0
 	for p.pos < len(p.src) {
@@ -318,22 +349,22 @@ func (p *parser) number() (*big.Rat, error) {
 	lit := p.src[start:p.pos]
 	if dots > 1 || digits == 0 {
 		p.pos = start
-		return nil, p.errorf("malformed number %q", lit)
+		return num{}, p.errorf("malformed number %q", lit)
 	}
 	if digits > MaxDigits {
 		p.pos = start
-		return nil, p.errorf("number with more than %d digits", MaxDigits)
+		return num{}, p.errorf("number with more than %d digits", MaxDigits)
 	}
 	if dots == 0 && digits <= 18 { // an int64: no string parsing nor normalising by big.Rat
 		n, _ := strconv.ParseInt(lit, 10, 64)
-		return new(big.Rat).SetInt64(n), nil
+		return smallNum(n), nil
 	}
 	v, ok := new(big.Rat).SetString(lit)
 	if !ok {
 		p.pos = start
-		return nil, p.errorf("malformed number %q", lit)
+		return num{}, p.errorf("malformed number %q", lit)
 	}
-	return v, nil
+	return bigNum(v), nil
 }
 
 // errorMessage is the message of an evaluation error for the model.

@@ -2,6 +2,7 @@ package calculator
 
 import (
 	"errors"
+	"math"
 	"math/big"
 	"strings"
 	"testing"
@@ -57,4 +58,52 @@ func terminates(v *big.Rat) bool {
 		}
 	}
 	return d.IsInt64() && d.Int64() == 1
+}
+
+// FuzzNum checks the small rationals against big.Rat: every operation
+// gives the same value, and a result kept small is in lowest terms with a
+// positive denominator and a numerator other than math.MinInt64.
+func FuzzNum(f *testing.F) {
+	f.Add(int64(3), int64(4), int64(-5), int64(6), false, false)
+	f.Add(int64(math.MaxInt64), int64(1), int64(math.MaxInt64), int64(1), false, false)
+	f.Add(int64(math.MinInt64+1), int64(1), int64(-1), int64(1), false, true)
+	f.Add(int64(1<<40), int64(3), int64(1<<40), int64(7), true, false)
+	f.Add(int64(0), int64(1), int64(-9), int64(2), false, false)
+	f.Fuzz(func(t *testing.T, n1, d1, n2, d2 int64, big1, big2 bool) {
+		mk := func(n, d int64, asBig bool) (num, bool) {
+			if d == 0 || n == math.MinInt64 || d == math.MinInt64 {
+				return num{}, false
+			}
+			if asBig {
+				return bigNum(big.NewRat(n, d)), true
+			}
+			return frac(n, d), true
+		}
+		x, ok1 := mk(n1, d1, big1)
+		y, ok2 := mk(n2, d2, big2)
+		if !ok1 || !ok2 {
+			return
+		}
+		check := func(op string, got num, want *big.Rat) {
+			if got.rat().Cmp(want) != 0 {
+				t.Fatalf("%v %s %v = %v, want %v", x.rat(), op, y.rat(), got.rat(), want)
+			}
+			if got.r == nil && (got.d <= 0 || got.n == math.MinInt64 || gcd64(got.n, got.d) != 1) {
+				t.Fatalf("%v %s %v: small result %d/%d is not in lowest terms", x.rat(), op, y.rat(), got.n, got.d)
+			}
+			if got.isInt() != want.IsInt() || got.sign() != want.Sign() {
+				t.Fatalf("%v %s %v: isInt or sign differs", x.rat(), op, y.rat())
+			}
+			if got.text() != Format(want) {
+				t.Fatalf("%v %s %v: text %q, want %q", x.rat(), op, y.rat(), got.text(), Format(want))
+			}
+		}
+		check("+", add(x, y, false), new(big.Rat).Add(x.rat(), y.rat()))
+		check("-", add(x, y, true), new(big.Rat).Sub(x.rat(), y.rat()))
+		check("*", mul(x, y), new(big.Rat).Mul(x.rat(), y.rat()))
+		check("neg", neg(x), new(big.Rat).Neg(x.rat()))
+		if y.sign() != 0 {
+			check("/", quo(x, y), new(big.Rat).Quo(x.rat(), y.rat()))
+		}
+	})
 }

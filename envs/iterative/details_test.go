@@ -99,6 +99,8 @@ func (oneSignalDetails) Build() (map[string]any, []map[string]any, error) {
 	return nil, make([]map[string]any, 1), nil
 }
 
+func (oneSignalDetails) HasMetadata(int) bool { return false }
+
 func mustJSON(t *testing.T, v any) string {
 	t.Helper()
 	b, err := json.Marshal(v)

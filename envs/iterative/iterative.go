@@ -444,6 +444,10 @@ type scoredStep struct {
 	signals    [2]core.Signal
 }
 
+// HasMetadata is true: Build gives every signal a map, empty rather than
+// nil (core.StepDetails).
+func (st *scoredStep) HasMetadata(int) bool { return true }
+
 // Build builds the step's info and signal metadata (core.StepDetails):
 // the inner step is pure, so scoring the submission again gives them.
 func (st *scoredStep) Build() (map[string]any, []map[string]any, error) {

@@ -449,10 +449,16 @@ func (e *Env) ScoreAnswer(i int, answer *string) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
+	return e.ScoreEntry(ent, answer), nil
+}
+
+// ScoreEntry is ScoreAnswer for the entry of a task already at hand (from
+// Entry).
+func (e *Env) ScoreEntry(ent *Entry, answer *string) float64 {
 	if answer == nil {
-		return e.task.Score("", false, ent), nil
+		return e.task.Score("", false, ent)
 	}
-	return e.task.Score(*answer, true, ent), nil
+	return e.task.Score(*answer, true, ent)
 }
 
 // TaskTexts is the prompt and ground truth of task i, for building dataset

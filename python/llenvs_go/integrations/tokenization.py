@@ -64,9 +64,9 @@ _go_lock = threading.Lock()
 
 
 def _go_tokenizer(tokenizer: Any) -> _GoTokenizer | None:
-    """The Go core's copy of a fast Hugging Face byte-level BPE tokenizer (Qwen2/3, Llama 3 style), loaded
-    once per tokenizer and process; None for a tokenizer the core does not implement (it is then called
-    from Python, in batches)."""
+    """The Go core's copy of a fast Hugging Face byte-level BPE tokenizer (Qwen2/3, Llama 3, Mistral Tekken,
+    gpt-oss, DeepSeek V3 style), loaded once per tokenizer and process; None for a tokenizer the core does not
+    implement (it is then called from Python, in batches)."""
     backend = _backend(tokenizer)
     if backend is None or os.environ.get("LLENVS_GO_NATIVE_TOKENIZER", "1") == "0":
         return None
