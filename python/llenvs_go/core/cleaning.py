@@ -101,12 +101,7 @@ class TruncateTail:
         return {"type": "truncate_tail", "config": {"max_chars": self.max_chars}}
 
     def __call__(self, text: str) -> str:
-        return _clean(_truncate_prefix(self.max_chars), [text])[0]
-
-
-@functools.lru_cache(maxsize=64)
-def _truncate_prefix(max_chars: int) -> bytes:
-    return _request_prefix("pre", {"type": "truncate_tail", "config": {"max_chars": max_chars}})
+        return _clean(_parameterized_prefix("truncate_tail", self.max_chars), [text])[0]
 
 
 @dataclass(frozen=True)
@@ -131,7 +126,7 @@ class TakeFirstNonemptyLine:
         return {"type": "take_first_nonempty_line", "config": {"max_chars": self.max_chars}}
 
     def __call__(self, text: str) -> str:
-        return _clean(_parameterized_prefix(self.spec["type"], self.max_chars), [text])[0]
+        return _clean(_parameterized_prefix("take_first_nonempty_line", self.max_chars), [text])[0]
 
 
 def take_first_nonempty_line(max_chars: int | None = None) -> TakeFirstNonemptyLine:
@@ -147,8 +142,9 @@ def take_first_nonempty_line(max_chars: int | None = None) -> TakeFirstNonemptyL
 
 
 @functools.lru_cache(maxsize=64)
-def _parameterized_prefix(kind: str, max_chars: int | None) -> bytes:
-    return _request_prefix("pre", {"type": kind, "config": {"max_chars": max_chars}})
+def _parameterized_prefix(name: str, max_chars: int | None) -> bytes:
+    """The ``llenvs_clean_texts`` spec of one parameterized cleaner (made once per setting)."""
+    return _request_prefix("pre", {"type": name, "config": {"max_chars": max_chars}})
 
 
 def truncate_tail(max_chars: int = 256) -> TruncateTail:
@@ -211,10 +207,8 @@ def apply_cleaners(cleaners: Sequence[Cleaner], texts: Sequence[str]) -> list[st
     for c in cleaners:
         if not out:
             break
-        if isinstance(c, TruncateTail):
-            prefix: bytes | None = _truncate_prefix(c.max_chars)
-        elif isinstance(c, TakeFirstNonemptyLine):
-            prefix = _parameterized_prefix("take_first_nonempty_line", c.max_chars)
+        if isinstance(c, (TruncateTail, TakeFirstNonemptyLine)):
+            prefix: bytes | None = _parameterized_prefix(c.spec["type"], c.max_chars)
         else:
             try:
                 prefix = _PREFIXES.get(c)
