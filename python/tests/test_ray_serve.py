@@ -6,7 +6,7 @@ import asyncio
 import socket
 
 import pytest
-from test_serving import _plain, _post, _queries, openrlhf_agent  # noqa: F401  (openrlhf_agent is a fixture)
+from test_serving import _as_reward_func, _plain, _post, _queries, openrlhf_agent  # noqa: F401  (openrlhf_agent is a fixture)
 
 from llenvs_go.core.registry import environment_registry
 from llenvs_go.integrations import Scorer
@@ -55,14 +55,16 @@ def test_openrlhf_client_through_the_route_gets_what_reward_func_gives(route, le
     want = reward_func(queries, prompts, labels)
     executor = openrlhf_agent.SingleTurnAgentExecutor(route + "/get_reward")
     (whole,) = asyncio.run(executor._fetch_rewards_via_http(queries, prompts, labels))
-    assert whole["rewards"] == _plain(want["rewards"]) and whole["scores"] == _plain(want["scores"])
+    assert _as_reward_func(whole["rewards"], want["rewards"]) == _plain(want["rewards"])
+    assert _as_reward_func(whole["scores"], want["scores"]) == _plain(want["scores"])
     assert sum(whole["rewards"]) > 0 and 0.0 in whole["rewards"]
 
     async def one_each():  # OpenRLHF's rollout pattern: one request per sample, many at once
         return await asyncio.gather(*(executor._fetch_rewards_via_http([q], [p], [lab])
                                       for q, p, lab in zip(queries, prompts, labels, strict=True)))
 
-    assert [g[0]["rewards"][0] for g in asyncio.run(one_each())] == _plain(want["rewards"])
+    got = [g[0]["rewards"][0] for g in asyncio.run(one_each())]
+    assert _as_reward_func(got, want["rewards"]) == _plain(want["rewards"])
 
 
 def test_score_endpoint_through_the_route_equals_the_scorer(route, legs):

@@ -82,6 +82,16 @@ def _plain(values) -> list[float]:
     return [float(x) for x in (values.tolist() if hasattr(values, "tolist") else values)]
 
 
+def _as_reward_func(got: list[float], want) -> list[float]:
+    """The server's floats (JSON, float64) at the precision reward_func gives them: a float32 tensor where torch
+    is installed (OpenRLHF's own type), plain floats otherwise."""
+    if hasattr(want, "dtype"):
+        import torch
+
+        return torch.tensor(got, dtype=want.dtype).tolist()
+    return got
+
+
 def _queries(env, rows, right_every: int = 2) -> tuple[list[str], list[str], list[str]]:
     _, truths = env.task_texts(range(len(rows)))
     prompts = [f"<|im_start|>user\nQ{i}<|im_end|>\n<|im_start|>assistant\n" for i in range(len(rows))]
