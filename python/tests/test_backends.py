@@ -10,6 +10,7 @@ import pytest
 rg = pytest.importorskip("reasoning_gym")
 
 from llenvs_go.core.registry import environment_registry  # noqa: E402
+from llenvs_go.core.state import Action  # noqa: E402
 from llenvs_go.integrations import DatasetProvider, Scorer  # noqa: E402
 
 UNPORTED = "knights_knaves"
@@ -104,3 +105,27 @@ def test_data_file_tasks_say_what_is_missing(tmp_path):
         environment_registry.get(name="spell_backward", seed=1, data_dir=str(tmp_path))
     with pytest.raises(ValueError, match=r"in_the_year_2889\.txt"):
         environment_registry.get(name="letter_counting", seed=1, data_dir=str(tmp_path))
+
+
+def test_python_backend_reset_gives_the_states_of_the_native_backend():
+    """A task served by the reasoning-gym package starts episodes built from its entries, equal to the Go port's."""
+    from llenvs_go.adapters.reasoning_gym import ReasoningGymAdapter
+
+    native = environment_registry.get("leg_counting", size=12, seed=9)
+    python = ReasoningGymAdapter._python_environment(
+        {"name": "leg_counting", "size": 12, "seed": 9, "params": {}}, "default", None)
+    assert native.backend == "native" and python.backend == "python"
+    ds = rg.create_dataset("leg_counting", size=12, seed=9)
+    for i in (0, 5, 11):
+        (n_state, n_info), (p_state, p_info) = (env.reset(options={"task_index": i, "episode_id": "e"})
+                                                for env in (native, python))
+        assert p_state.observation == n_state.observation
+        assert p_state.observation.prompt == ds[i]["question"]
+        # the Go port's entry crossed as JSON (its tuples are lists); the package's is reasoning-gym's own
+        assert p_state.hidden.entry == ds[i] and json.loads(json.dumps(ds[i])) == n_state.hidden.entry
+        assert (p_state.hidden.expected_answer, p_state.hidden.task_index, p_state.hidden.dataset_name) == (
+            n_state.hidden.expected_answer, n_state.hidden.task_index, n_state.hidden.dataset_name)
+        assert type(p_state.hidden) is type(n_state.hidden)
+        assert p_state.metadata == n_state.metadata and p_info == n_info
+        step = python.step(p_state, Action.from_text(f"<answer>{ds[i]['answer']}</answer>"))
+        assert step.rewards.total == 1.0 and step.done

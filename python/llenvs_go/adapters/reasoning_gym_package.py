@@ -20,11 +20,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from llenvs_go import _deadline
-from llenvs_go.adapters.reasoning_gym_environment import ReasoningGymEnvironment
+from llenvs_go.adapters.reasoning_gym_environment import ReasoningGymEnvironment, ReasoningGymHidden
 from llenvs_go.core.environment import EnvironmentSpec, StepResult
 from llenvs_go.core.reward import RewardType, Signal, SignalBundle
 from llenvs_go.core.scoring import ground_truth, native_scorer
-from llenvs_go.core.state import Action, State, StateMetadata
+from llenvs_go.core.state import Action, Observation, ObservationContent, State, StateMetadata
 
 DEFAULT_SIZE = 500  # reasoning-gym's default dataset size
 _CACHE_LIMIT = 1 << 16  # entries kept per environment, as in the Go core
@@ -149,12 +149,14 @@ class PythonReasoningGymEnvironment(ReasoningGymEnvironment):
             e = self._entries[i] = self.dataset[i]
         return e
 
-    def _start(self, task_index: int, seed: int | None) -> tuple[None, dict[str, Any]]:
+    def _begin(self, task_index: int, seed: int | None) -> tuple[Observation, ReasoningGymHidden, dict[str, Any]]:
+        """reasoning-gym's entry of the task as llenvs' reset gives it: the question, the hidden entry, the info."""
         e = self.entry(task_index)
         q = e["question"]
-        return None, {"observation": {"prompt": q, "task": {"text": q}},
-                      "hidden": {"expected_answer": ground_truth(e), "entry": e},
-                      "info": {"task_index": task_index, "dataset_name": self._config["name"], "question": q}}
+        observation = Observation(prompt=q, task=ObservationContent(text=q))
+        hidden = ReasoningGymHidden(entry=e, expected_answer=ground_truth(e), task_index=task_index,
+                                    dataset_name=self._config["name"])
+        return observation, hidden, {"task_index": task_index, "dataset_name": self._config["name"], "question": q}
 
     def _library_step(self, state: State, action: Action) -> StepResult:
         """Score ``action`` against the task of ``state``: one step, which ends the episode (a pure step)."""

@@ -420,22 +420,31 @@ class NativeEnvironment:
         if "task_index" not in options:
             raise ValueError("options must contain 'task_index'")
         i = self.check_index(options["task_index"])
+        observation, hidden, info = self._begin(i, seed)
+        episode_id = options.get("episode_id") or str(uuid.uuid4())
+        state = State(observation=observation, hidden=hidden,
+                      metadata=StateMetadata(step=0, episode_id=episode_id, info={"task_index": i}))
+        return state, info
+
+    def _begin(self, task_index: int, seed: int | None) -> tuple[Observation, Any, dict[str, Any]]:
+        """A new episode of task ``task_index`` (checked): its first observation, hidden part and reset info.
+
+        This is the library's reset; an adapter whose tasks are not served by
+        the library gives its own, built from its own data.
+        """
         lazy_entry = type(self)._make_hidden is NativeEnvironment._make_hidden
-        episode, start = self._start(i, seed, True) if lazy_entry else self._start(i, seed)
+        episode, start = self._start(task_index, seed, True) if lazy_entry else self._start(task_index, seed)
         hidden = start["hidden"]
         observation = observation_from(start["observation"])
         if episode is not None and start.get("version"):
             episode.observed = (observation, start["version"])
         if start.get("entry_later"):  # NativeHidden fetches the entry when it is read
-            made = NativeHidden(task_index=i, expected_answer=hidden["expected_answer"],
-                                dataset_name=self._config["name"], entry=LazyMapping(_Entries(self), i),
+            made = NativeHidden(task_index=task_index, expected_answer=hidden["expected_answer"],
+                                dataset_name=self._config["name"], entry=LazyMapping(_Entries(self), task_index),
                                 episode=episode)
         else:
-            made = self._make_hidden(i, hidden["expected_answer"], hidden["entry"], episode)
-        episode_id = options.get("episode_id") or str(uuid.uuid4())
-        state = State(observation=observation, hidden=made,
-                      metadata=StateMetadata(step=0, episode_id=episode_id, info={"task_index": i}))
-        return state, start["info"]
+            made = self._make_hidden(task_index, hidden["expected_answer"], hidden["entry"], episode)
+        return observation, made, start["info"]
 
     def step(self, state: State, action: Action) -> StepResult:
         """Advance the episode of ``state`` with ``action``.
