@@ -18,6 +18,9 @@ tags), times on the same inputs what a user pays end to end:
   ``extracted_answer``; then also ``metadata``), on a fresh environment (entry
   cache cold, generation included) and on a warm one;
 - ``score()``: one call per response, each result's total and answer read;
+- ``its floor``: the same ``ScoringResult`` objects and metadata dicts built
+  through their constructors from values known up front, with no environment
+  and no scoring: the most the metadata row could reach;
 - ``totals``: the reward-function path (floats only), fresh and warm, and
   ``score_batch(...).totals`` (results never read), warm.
 
@@ -199,6 +202,23 @@ def bench_scoring(task: str, size: int, repeats: int, prompts: int, samples: int
     def none() -> None:
         return None
 
+    # The floor of the metadata row: the same results and metadata dicts, built through their
+    # constructors from values known up front; no environment, no scoring.
+    from llenvs_go.integrations import ScoringResult
+
+    known = [(r.total, r.extracted_answer, dict(r.metadata["correctness"]["extraction"]), r.metadata["status"])
+             for r in got]
+    expected = [str(e["answer"]) for e in entries]
+
+    def objects_alone() -> None:
+        for i, (total, answer, extraction, status) in zip(indices, known, strict=True):
+            meta = {"extracted": answer, "extraction": dict(extraction)}
+            if answer is not None:
+                meta["expected"] = expected[i]
+            r = ScoringResult(total, {"correctness": total}, answer,
+                              {"correctness": meta, "backend": "native", "status": status})
+            _ = r.total, r.extracted_answer, r.metadata
+
     return interleaved([
         (f"llenvs path (regenerate+extract+score){'' if k == n else f', {k} items'}", none,
          lambda _: llenvs_path(k), k),
@@ -206,6 +226,7 @@ def bench_scoring(task: str, size: int, repeats: int, prompts: int, samples: int
         ("score_batch + read total, answer; fresh env", fresh_scorer, read, n),
         ("score_batch + read total, answer; warm", lambda: warm, read, n),
         ("score_batch + read total, answer, metadata; warm", lambda: warm, read_all, n),
+        ("  its floor: those results built alone (no scoring)", none, lambda _: objects_alone(), n),
         (f"score() per response, warm ({ks} calls)", none, lambda _: singles(), ks),
         ("totals (reward-function path), fresh env", fresh_scorer, lambda s: s.totals(indices, responses), n),
         ("totals (reward-function path), warm", lambda: warm, lambda s: s.totals(indices, responses), n),
