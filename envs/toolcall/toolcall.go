@@ -224,12 +224,6 @@ func argumentsSlow(raw string) (map[string]any, error) {
 	return args, nil
 }
 
-// Response renders one tool result as the model reads it:
-// "<tool_response>\n" + content + "\n</tool_response>".
-func Response(content string) string {
-	return ResponseOpenTag + "\n" + content + "\n" + ResponseCloseTag
-}
-
 // Content is the text of a tool result in the conversation: the output on
 // success, "Error: " and the message otherwise.
 func Content(r core.ToolResult) string {
