@@ -126,8 +126,11 @@ func (deepSeek) RenderResult(_ core.ToolCall, content string) string {
 // <｜tool▁outputs▁begin｜>...<｜tool▁outputs▁end｜>, as DeepSeek-V3's and
 // R1's chat templates do (V3.1's has no outer markers and no newlines).
 func (f deepSeek) RenderResults(results []Result) string {
-	if len(results) == 0 {
+	switch len(results) {
+	case 0:
 		return ""
+	case 1:
+		return dsOutputsBegin + dsOutputBegin + results[0].Content + dsOutputEnd + dsOutputsEnd
 	}
 	return dsOutputsBegin + joinResults(f, results, "\n") + dsOutputsEnd
 }

@@ -289,6 +289,29 @@ func jsonText(v any, compact bool, markers ...string) string {
 	return plain
 }
 
+// quoted is jsonText of the string s, without its buffers when s is
+// printable ASCII that needs no escape and holds none of markers.
+func quoted(s string, markers ...string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+			return jsonText(s, false, markers...)
+		}
+	}
+	for _, m := range markers {
+		if strings.Contains(s, m) {
+			return jsonText(s, false, markers...)
+		}
+	}
+	return "\"" + s + "\""
+}
+
+// isJSONText reports whether s is one JSON value, white space around it
+// allowed, as json.Valid does.
+func isJSONText(s string) bool {
+	end, ok := skipValue(s, skipSpace(s, 0), 0)
+	return ok && skipSpace(s, end) == len(s)
+}
+
 var escaper = strings.NewReplacer("<", `\u003c`, "[", `\u005b`, "｜", `\uff5c`)
 
 func writeJSON(b *strings.Builder, v any, compact, escape bool) {

@@ -122,13 +122,12 @@ func (mistral) Render(c core.ToolCall) string {
 // (where those templates would write it bare, which is not JSON). The
 // call id is the call's, as a JSON string.
 func (mistral) RenderResult(c core.ToolCall, content string) string {
-	m := []string{ToolCallsTag, resultsTag, resultsCloseTag}
 	body := content
-	if !json.Valid([]byte(content)) {
-		body = jsonText(content, false, m...)
+	if !isJSONText(content) {
+		body = quoted(content, ToolCallsTag, resultsTag, resultsCloseTag)
 	}
-	return resultsTag + "{\"content\": " + body + ", \"call_id\": " + jsonText(c.ID, false, m...) + "}" +
-		resultsCloseTag
+	return resultsTag + "{\"content\": " + body + ", \"call_id\": " +
+		quoted(c.ID, ToolCallsTag, resultsTag, resultsCloseTag) + "}" + resultsCloseTag
 }
 
 // RenderResults writes the results one after the other, as the templates do.

@@ -1,6 +1,7 @@
 package toolcall
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -157,4 +158,33 @@ func TestResultHint(t *testing.T) {
 			}
 		})
 	}
+}
+
+// checkJSONHelpers checks the fast paths of Mistral's results against
+// encoding/json and jsonText: isJSONText is json.Valid, quoted is jsonText
+// of a string.
+func checkJSONHelpers(t *testing.T, s string) {
+	t.Helper()
+	if got, want := isJSONText(s), json.Valid([]byte(s)); got != want {
+		t.Fatalf("isJSONText(%q) = %v, json.Valid says %v", s, got, want)
+	}
+	markers := []string{ToolCallsTag, resultsTag, resultsCloseTag}
+	if got, want := quoted(s, markers...), jsonText(s, false, markers...); got != want {
+		t.Fatalf("quoted(%q) = %q, jsonText gives %q", s, got, want)
+	}
+}
+
+func TestJSONHelpersOfResults(t *testing.T) {
+	for _, s := range []string{"", "42", " 42\n", "-0.5e3", "01", "1.", "true", "nul", "null", `"a"`, `"a`,
+		`{"a": [1, {"b": null}]}`, `{"a": 1,}`, "[1, 2]", "[", "Error: x", special, errorMsg, object, "a\u2028b",
+		"x[TOOL_RESULTS]y", "\x7f", "é", "\xff", "42 43"} {
+		t.Run(s, func(t *testing.T) { checkJSONHelpers(t, s) })
+	}
+}
+
+func FuzzJSONHelpersOfResults(f *testing.F) {
+	for _, s := range []string{"", "42", `{"a": [1]}`, "Error: division by zero", `"q\""`, "[/TOOL_RESULTS]"} {
+		f.Add(s)
+	}
+	f.Fuzz(checkJSONHelpers)
 }
