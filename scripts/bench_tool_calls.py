@@ -50,6 +50,32 @@ def render(fmt: str, name: str, args: dict[str, Any]) -> str:
     raise ValueError(fmt)
 
 
+def render_results(fmt: str, results: list[tuple[str, str, str]]) -> str:
+    """One turn's tool results, ``(call id, tool name, content)`` each, in the family's result syntax
+    (docs/multi-turn.md, "Tool results")."""
+    if fmt in ("hermes", "qwen3_coder"):
+        return "\n".join(f"<tool_response>\n{c}\n</tool_response>" for _, _, c in results)
+    if fmt == "llama3_json":
+        return "\n".join(c for _, _, c in results)
+    if fmt == "mistral":
+        out = []
+        for i, _, c in results:
+            try:
+                json.loads(c)
+                body = c
+            except ValueError:
+                body = json.dumps(c, ensure_ascii=False)
+            out.append(f'[TOOL_RESULTS]{{"content": {body}, "call_id": {json.dumps(i)}}}[/TOOL_RESULTS]')
+        return "".join(out)
+    if fmt == "gpt_oss":
+        return "".join(f"<|start|>functions.{n} to=assistant<|channel|>commentary<|message|>{c}<|end|>"
+                       for _, n, c in results)
+    if fmt == "deepseek":
+        outputs = "\n".join(f"<｜tool▁output▁begin｜>{c}<｜tool▁output▁end｜>" for _, _, c in results)
+        return f"<｜tool▁outputs▁begin｜>{outputs}<｜tool▁outputs▁end｜>"
+    raise ValueError(fmt)
+
+
 def corpus(fmt: str, n: int) -> list[str]:
     texts = []
     for k in range(n):

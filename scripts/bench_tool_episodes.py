@@ -37,7 +37,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_tool_calls import python_parse, render  # noqa: E402
+from bench_tool_calls import python_parse, render, render_results  # noqa: E402
 
 from llenvs_go.core.environment import StepResult  # noqa: E402
 from llenvs_go.core.episodes import EpisodeBatch  # noqa: E402
@@ -110,7 +110,8 @@ class PythonCalculator:
             history.append({"role": "assistant", "content": text})
             history += [{"role": "tool", "content": r.output if not r.is_error else f"Error: {r.error}",
                          "tool_call_id": r.call_id, "name": r.tool_name} for r in results]
-            prompt = "\n".join(f"<tool_response>\n{m['content']}\n</tool_response>" for m in history[-len(results):])
+            prompt = render_results(self.fmt, [(m["tool_call_id"], m["name"], m["content"])
+                                               for m in history[-len(results):]])
             valid = sum(not r.is_error for r in results) / len(results)
             signals = (Signal(name="correctness", reward_type=RewardType.OUTCOME, reward=0.0),
                        Signal(name="tool_validity", reward_type=RewardType.STEP, reward=valid, weight=0.0))

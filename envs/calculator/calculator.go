@@ -76,6 +76,7 @@ type Env struct {
 	tool    core.ToolDefinition
 	system  *string // the conversation's system message (nil: none)
 	example string  // exampleCall as format writes it, shown by Prompt
+	hint    string  // where format says results come back, told by Prompt
 	// idPrefixes[t] is "call_<t>_", the prefix of the ids of turn t's text
 	// calls (t from 1 to MaxTurns).
 	idPrefixes []string
@@ -127,7 +128,7 @@ func New(cfg core.EnvConfig) (*Env, error) {
 		prefixes[t] = "call_" + strconv.Itoa(t) + "_"
 	}
 	return &Env{cfg: c, format: format, tasks: tasks, tool: Tool(), system: cfg.SystemMessage,
-		example: format.Render(exampleCall()), idPrefixes: prefixes}, nil
+		example: format.Render(exampleCall()), hint: format.ResultHint(ToolName), idPrefixes: prefixes}, nil
 }
 
 // Tool is the calculator's definition; Parameters is its JSON schema.
@@ -169,11 +170,11 @@ func exampleCall() core.ToolCall {
 }
 
 // Prompt is the first user turn of a task whose question is question; it
-// shows an example call as the configured format writes it.
+// shows an example call as the configured format writes it, and says where
+// that format's results come back.
 func (e *Env) Prompt(question string) string {
 	return question + "\n\nYou can use a calculator. To call it, write\n" + e.example +
-		"\nand its result comes back in " + toolcall.ResponseOpenTag + toolcall.ResponseCloseTag +
-		" tags. It supports + - * /, ** for powers, and parentheses. You may call it up to " +
+		"\nand its result comes back " + e.hint + ". It supports + - * /, ** for powers, and parentheses. You may call it up to " +
 		strconv.Itoa(e.cfg.MaxToolCalls) + " times. Give your final answer in <answer></answer> tags."
 }
 
@@ -328,21 +329,20 @@ func (p *episode) toolStep(text string, calls []toolcall.Call, more bool) core.S
 		last.Error = &msg
 	}
 	p.history = append(p.history, core.Message{Role: "assistant", Content: text, ToolCalls: made})
-	prompt := ""
+	// The tool messages hold the plain content (a chat template adds its
+	// syntax); the prompt shows the results as the format writes them.
+	shown := make([]toolcall.Result, len(results))
 	for k, r := range results {
 		content := toolcall.Content(r)
 		p.history = append(p.history, core.Message{Role: "tool", Content: content, ToolCallID: r.CallID,
 			Name: r.ToolName})
-		if k == 0 {
-			prompt = toolcall.Response(content)
-		} else {
-			prompt += "\n" + toolcall.Response(content)
-		}
+		shown[k] = toolcall.Result{Call: made[k], Content: content}
 	}
 	truncated := p.turn >= e.cfg.MaxTurns
 	p.done = truncated
-	if truncated {
-		prompt = CompleteText
+	prompt := CompleteText
+	if !truncated {
+		prompt = e.format.RenderResults(shown)
 	}
 	res, _ := p.result(prompt, results, 0, float64(valid)/float64(len(calls)))
 	res.Truncated = truncated

