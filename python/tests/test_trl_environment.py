@@ -153,3 +153,19 @@ def test_a_tool_call_through_trls_parser(qwen3_for_trl, right):
     rewards = factory.reward_func(completions=[[turn, tool_message, final]], environments=[instance])
     assert rewards == [1.0 if right else 0.0]
     assert instance.done and instance.steps == 2
+
+
+def test_out_of_turns_is_said_and_not_scored():
+    """A call after the episode ran out of turns is not run, and the model is not told to answer: its answer
+    is not scored (each call is one of the episode's turns; TRL does not say which calls share a turn)."""
+    env = environment_registry.get("calculator_arithmetic", adapter="native", seed=5, size=8, max_turns=2)
+    factory = make_environment_factory(env)
+    e = factory()
+    e.reset(task_index=1)
+    assert e.calculator(expression="1+1") == "2" and not e.done
+    assert e.calculator(expression="2+2") == "4" and e.done  # the second turn was the last
+    over = e.calculator(expression="3+3")
+    assert "over" in over and "not run" in over and "answer" not in over and e.steps == 2
+    truth = e.state.hidden.expected_answer
+    assert factory.reward_func(completions=[f"<answer>{truth}</answer>"], environments=[e]) == [0.0]
+    assert e.steps == 2
