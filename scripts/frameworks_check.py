@@ -4,7 +4,11 @@ Run by scripts/frameworks_check.sh in a venv holding TRL, veRL, OpenRLHF and Ray
 versions). Each check prints PASS or FAIL with what it ran; the exit status is the number of failures.
 
 - TRL: a real GRPOTrainer, 2 optimisation steps, tiny randomly initialised Qwen2ForCausalLM and the
-  Qwen3 tokenizer, once with a conversational dataset and once with a standard one.
+  Qwen3 tokenizer, once with a conversational dataset and once with a standard one; environment_factory on
+  calculator_arithmetic, with the random model and with one scripted (through a logits processor on
+  transformers' own generate) to call the calculator and then answer, so that TRL's tool loop runs: its
+  parser reads the call, our method runs it, the result goes into the next turn, the episodes' rewards and
+  TRL's tool_mask are checked.
 - veRL: RLHFDataset loading our parquet, get_custom_reward_fn loading the shipped file (by path and
   pkg://), the reward-loop NaiveRewardManager and RemoteRewardManager (Ray actors, cloudpickle) scoring
   a DataProto batch that mixes two environments, and the naive and legacy BatchRewardManager scoring a
@@ -185,6 +189,196 @@ def trl_environment_factory(tokenizer_dir: str) -> str:
     assert all(e.total in (0.0, 1.0) for e in used), [e.total for e in used]
     return (f"GRPOTrainer 2 steps with environment_factory, {len(trainer.environments)} environments, "
             f"{key}={logged}")
+
+
+def scripted_calculator_text(context: str, row: int) -> str:
+    """What the scripted model writes after ``context`` (the decoded ids it is given). On its first turn: a
+    calculator call of the expression the question asks for, in the Hermes/Qwen3 format that TRL's response
+    parser for Qwen3's template reads. After a tool response: a final answer, the tool's result on even rows of
+    the generation batch and that result plus one (a wrong answer) on odd rows."""
+    import re
+    from decimal import Decimal, InvalidOperation
+
+    last_user = context.rsplit("<|im_start|>user\n", 1)[-1]
+    response = re.match(r"<tool_response>\n(.*?)\n</tool_response>", last_user, re.S)
+    if response:
+        result = answer = response.group(1)
+        if row % 2:
+            try:
+                answer = str(Decimal(result) + 1)
+            except InvalidOperation:  # an error message: answer something else than the result
+                answer = "unknown"
+        return f"The calculator says {result}.\n<answer>{answer}</answer><|im_end|>"
+    question = re.search(r"Calculate (.+?)\.\n", last_user)
+    if question is None:
+        raise AssertionError(f"no question in the model's context: {context[-400:]!r}")
+    call = {"name": "calculator", "arguments": {"expression": question.group(1)}}
+    return f"<tool_call>\n{json.dumps(call)}\n</tool_call><|im_end|>"
+
+
+def scripted_tool_model(tokenizer: Any, script: Callable[[str, int], str], seen: list[tuple[str, str]]) -> Any:
+    """A tiny random Qwen2ForCausalLM whose ``generate`` (transformers' own, with TRL's generation config) gets
+    one more logits processor: it forces, row by row, the tokens of ``script(context, row)`` and then EOS, so
+    the sampled tokens are the script's. ``seen`` gets each row's (context, scripted text)."""
+    import torch
+    from transformers import LogitsProcessor, LogitsProcessorList, Qwen2ForCausalLM
+
+    pad, eos = tokenizer.pad_token_id, tokenizer.eos_token_id
+
+    class ForceScript(LogitsProcessor):
+        """Leaves one finite logit per row: the script's next token (EOS after its end)."""
+
+        def __init__(self) -> None:
+            self.start: int | None = None
+            self.targets: list[list[int]] = []
+
+        def __call__(self, input_ids: torch.LongTensor, scores: torch.FloatTensor) -> torch.FloatTensor:
+            if self.start is None:  # the first step: the rows' contexts (left-padded prompts)
+                self.start = input_ids.shape[1]
+                for row, ids in enumerate(input_ids.tolist()):
+                    context = tokenizer.decode([t for t in ids if t != pad], skip_special_tokens=False)
+                    text = script(context, row)
+                    seen.append((context, text))
+                    self.targets.append(tokenizer(text, add_special_tokens=False)["input_ids"])
+            k = input_ids.shape[1] - self.start
+            forced = torch.full_like(scores, float("-inf"))
+            for row, target in enumerate(self.targets):
+                forced[row, target[k] if k < len(target) else eos] = 0.0
+            return forced
+
+    class ScriptedQwen2(Qwen2ForCausalLM):
+        def generate(self, *args: Any, **kwargs: Any) -> Any:
+            processors = LogitsProcessorList([*(kwargs.pop("logits_processor", None) or []), ForceScript()])
+            return super().generate(*args, logits_processor=processors, **kwargs)
+
+    return ScriptedQwen2(tiny_model(tokenizer).config)
+
+
+@check("TRL GRPOTrainer, environment_factory with a model scripted to call the calculator")
+def trl_environment_factory_tool_calls(tokenizer_dir: str) -> str:
+    """TRL's tool loop end to end: a tiny random Qwen2ForCausalLM, scripted through a logits processor (its
+    weights, forward pass and log-probabilities stay real), calls the calculator with the question's expression
+    on its first turn and answers after the tool response, right on even rows and wrong on odd ones. TRL parses
+    the calls with its Qwen3 response parser, calls the environment's ``calculator`` method, appends the result
+    and generates again; ``factory.reward_func`` scores the episodes. Checked: every rollout's call reached our
+    method with the parsed arguments, the result is in the model's next context and in TRL's completion, the
+    rewards are 1 for the right answers and 0 for the wrong ones, and TRL's tool_mask (its loss mask is
+    completion_mask * tool_mask) is 0 on exactly the tool-response tokens."""
+    import functools
+    import re
+
+    import torch
+    from transformers import AutoTokenizer
+    from trl import GRPOConfig, GRPOTrainer
+    from trl.chat_template_utils import qwen3_chat_template
+
+    from llenvs_go.core.registry import environment_registry
+    from llenvs_go.integrations.trl import make_environment_factory, make_trl_dataset
+
+    torch.manual_seed(0)
+    env = environment_registry.get("calculator_arithmetic", adapter="native", seed=3, size=16, max_turns=3)
+    dataset = make_trl_dataset(env, num_tasks=8)
+    expressions = {row["task_index"]: re.search(r"Calculate (.+?)\.\n", row["prompt"][-1]["content"]).group(1)
+                   for row in dataset}
+    truth = {row["task_index"]: row["ground_truth"] for row in dataset}
+    factory = make_environment_factory(env)
+    calls: list[tuple[int, dict[str, Any], str]] = []
+    method = factory.environment_class.calculator
+
+    @functools.wraps(method)  # keeps the signature and docstring TRL renders the tool schema from
+    def calculator(self: Any, **arguments: Any) -> str:
+        result = method(self, **arguments)
+        calls.append((self.task_index, arguments, result))
+        return result
+
+    factory.environment_class.calculator = calculator
+    episodes: list[dict[str, Any]] = []
+
+    def episodes_seen(completions: list[Any], environments: list[Any], ground_truth: list[str],
+                      **_: Any) -> list[float]:
+        # runs after factory.reward_func (TRL calls the functions in order): the episodes are scored
+        for c, e, t in zip(completions, environments, ground_truth, strict=True):
+            episodes.append({"task": e.task_index, "completion": c, "total": e.total, "steps": e.steps,
+                             "done": e.done, "truth": t})
+        return [0.0] * len(completions)
+
+    batches: list[dict[str, Any]] = []
+
+    class RecordingGRPOTrainer(GRPOTrainer):
+        def _generate_and_score_completions(self, inputs: Any) -> Any:
+            out = super()._generate_and_score_completions(inputs)
+            batches.append({k: out[k].detach().cpu() for k in ("completion_ids", "completion_mask", "tool_mask")
+                            if k in out})
+            return out
+
+    tokenizer = AutoTokenizer.from_pretrained(tokenizer_dir)
+    tokenizer.chat_template = qwen3_chat_template  # TRL picks its response parser by the template's text
+    seen: list[tuple[str, str]] = []
+    with tempfile.TemporaryDirectory() as out:
+        args = GRPOConfig(output_dir=out, use_cpu=True, per_device_train_batch_size=4, num_generations=2,
+                          max_completion_length=128, beta=0.0, max_steps=2, logging_steps=1, report_to=[],
+                          save_strategy="no", seed=0, bf16=False, learning_rate=1e-3)
+        trainer = RecordingGRPOTrainer(model=scripted_tool_model(tokenizer, scripted_calculator_text, seen),
+                                       reward_funcs=[factory.reward_func, episodes_seen], args=args,
+                                       train_dataset=dataset, processing_class=tokenizer,
+                                       environment_factory=factory)
+        trainer.train()
+    assert trainer.state.global_step == 2, f"{trainer.state.global_step} optimisation steps"
+
+    # TRL called our method with the arguments it parsed from the model's text, once per rollout
+    assert len(episodes) == 8 and len(calls) == len(episodes), (len(calls), len(episodes))
+    for task, arguments, result in calls:
+        assert arguments == {"expression": expressions[task]}, (task, arguments)
+        assert result == truth[task], (task, arguments, result, truth[task])  # the calculator's exact value
+    logs = trainer.state.log_history
+    frequency = [h["tools/call_frequency"] for h in logs if "tools/call_frequency" in h]
+    failures = [h["tools/failure_frequency"] for h in logs if "tools/failure_frequency" in h]
+    assert frequency == [1.0, 1.0] and failures == [0.0, 0.0], (frequency, failures)
+
+    # the result reached the model: its second-turn context ends with the tool response, and TRL's completion
+    # holds the call, the tool message with our method's result and the answer
+    returned = sorted(result for _, _, result in calls)
+    after_tool = [re.search(r"<tool_response>\n(.*?)\n</tool_response><\|im_end\|>\n<\|im_start\|>assistant\n$",
+                            context) for context, _ in seen]
+    assert sorted(m.group(1) for m in after_tool if m) == returned, (returned, [c[-120:] for c, _ in seen])
+    right = 0
+    for ep in episodes:
+        c = ep["completion"]
+        assert [m["role"] for m in c] == ["assistant", "tool", "assistant"], c
+        call = c[0]["tool_calls"][0]["function"]
+        assert call == {"name": "calculator", "arguments": {"expression": expressions[ep["task"]]}}, call
+        assert c[1]["content"] == ep["truth"] and c[1]["name"] == "calculator", c[1]
+        answer = re.fullmatch(r"The calculator says .*\.\n<answer>(.*)</answer>", c[2]["content"]).group(1)
+        # the reward is the episode's: 1 for the right answer, 0 for a wrong one, after two steps
+        assert ep["total"] == (1.0 if answer == ep["truth"] else 0.0), ep
+        assert ep["done"] and ep["steps"] == 2, ep
+        right += answer == ep["truth"]
+    assert 0 < right < len(episodes), f"{right} of {len(episodes)} right"
+    key = "rewards/llenvs_environment_reward/mean"
+    logged = [h[key] for h in logs if key in h]
+    assert logged == [0.5, 0.5], logged
+    grads = [h["grad_norm"] for h in logs if "grad_norm" in h]
+    assert grads and all(g > 0 for g in grads), grads
+
+    # TRL's loss mask leaves out the tool response: tool_mask is 0 on exactly its tokens
+    rows = 0
+    for batch in batches:
+        for ids, done, tool in zip(batch["completion_ids"], batch["completion_mask"], batch["tool_mask"],
+                                   strict=True):
+            kept = done.bool()
+            model_ids, tool_ids = ids[kept & tool.bool()], ids[kept & ~tool.bool()]
+            model_text = tokenizer.decode(model_ids, skip_special_tokens=False)
+            tool_text = tokenizer.decode(tool_ids, skip_special_tokens=False)
+            assert re.fullmatch(r"<tool_call>\n.*\n</tool_call><\|im_end\|>The calculator says .*\n"
+                                r"<answer>.*</answer><\|im_end\|>", model_text, re.S), model_text
+            assert re.fullmatch(r"\n<\|im_start\|>user\n<tool_response>\n.*\n</tool_response><\|im_end\|>\n"
+                                r"<\|im_start\|>assistant\n", tool_text, re.S), tool_text
+            rows += 1
+    assert rows == len(episodes), rows
+    return (f"2 steps; {len(calls)} calculator calls by TRL with the parsed expression (tools/call_frequency "
+            f"{frequency}, failures {failures}); each result in the model's next context and TRL's completion; "
+            f"{right} right answers -> 1.0, {len(episodes) - right} wrong -> 0.0, {key}={logged}, grad_norm "
+            f"{grads}; tool_mask 0 on the tool-response tokens of all {rows} completions")
 
 
 def trl_run(tokenizer_dir: str, conversational: bool) -> str:
@@ -747,6 +941,7 @@ def main() -> int:
             check("TRL GRPOTrainer, standard dataset")(trl_run)(args.tokenizer, False)
             trl_python_environment(args.tokenizer)
             trl_environment_factory(args.tokenizer)
+            trl_environment_factory_tool_calls(args.tokenizer)
             trl_multi_turn(args.tokenizer)
     failed = [name for name, ok, _ in RESULTS if not ok]
     print(json.dumps({"passed": [n for n, ok, _ in RESULTS if ok], "failed": failed}, indent=1))

@@ -10,9 +10,11 @@ reward function with ``environments=`` (the objects of the batch, in order). Her
 - each of the environment's tools is a method of the same name, with the tool's parameters as typed
   keyword arguments and its description as the docstring (TRL renders the tool schema from them); calling
   it steps the episode with that tool call and returns what the environment says back (the result, or
-  the error message). An environment without tools (feedback tasks such as ``iterative`` ones and
-  ``guess_number``) gets one method, ``submit(response)``, which steps with the response text and returns
-  the environment's feedback.
+  the error message). Each call is one step, one of the episode's turns: TRL calls the methods one by one
+  and does not say which calls share a model turn. An environment without tools (feedback tasks such as
+  ``iterative`` ones and ``guess_number``) gets one method, ``submit(response)``, which steps with the
+  response text and returns the environment's feedback. Once the episode has ended (out of turns), a call
+  is not run and says so; the rollout's reward is what the episode had.
 - :attr:`LLEnvsEnvironmentFactory.reward_func` scores a rollout: it ends the episode with the completion's
   last assistant text (when the episode is still going) and returns the episode's total reward (every
   step's weighted signals). Pass it as ``reward_funcs``; the objects define no ``get_reward``, which TRL
@@ -37,6 +39,8 @@ _JSON_TYPES: dict[str, Any] = {"string": str, "integer": int, "number": float, "
                                "object": dict}
 #: Names TRL treats specially, which a tool of the environment may not have.
 _RESERVED = frozenset({"reset", "get_reward"})
+#: What a call gets once the episode has ended (TRL goes on generating; nothing more is run or scored).
+_OVER = "The episode is over (no turns left): this was not run, and nothing more is scored."
 
 
 class LLEnvsTRLEnvironment:
@@ -81,8 +85,8 @@ class LLEnvsTRLEnvironment:
 
     def _call_tool(self, name: str, arguments: dict[str, Any]) -> str:
         r = self._step(Action.from_tool_calls([ToolCall(id=f"call_{self.steps}", name=name, arguments=arguments)]))
-        if r is None:
-            return "The episode is over; give your final answer."
+        if r is None:  # its answer is not scored either: an episode over is over
+            return _OVER
         results = r.next_state.observation.tool_results
         if results:
             return "\n".join(tool_result_text(x) for x in results)
@@ -90,7 +94,7 @@ class LLEnvsTRLEnvironment:
 
     def _submit(self, response: str) -> str:
         r = self._step(Action.from_text(response))
-        return "The episode is over." if r is None else r.next_state.observation.prompt
+        return _OVER if r is None else r.next_state.observation.prompt
 
     def _finish(self, text: str) -> float:
         """End the episode with the model's last text (if it is still going) and return its total reward."""
