@@ -214,6 +214,8 @@ func llenvsgo_call(method *C.char, req *C.char, reqLen C.size_t, out **C.char, o
 		return reply(map[string]any{"sources": recipes.VerlSourceFamilies(), "families": recipes.Families()}, out, outLen)
 	case "tool_call_formats":
 		return toolCallFormats(input(req, reqLen), out, outLen)
+	case "render_tool_text":
+		return renderToolText(input(req, reqLen), out, outLen)
 	case "sandbox_probe":
 		return sandboxProbe(out, outLen)
 	default:
@@ -245,6 +247,26 @@ func toolCallFormats(req []byte, out **C.char, outLen *C.size_t) C.int32_t {
 		}
 	}
 	return reply(map[string]any{"formats": toolcall.Names(), "detected": detected}, out, outLen)
+}
+
+// renderToolText answers llenvs_call "render_tool_text": req is a
+// toolcall.RenderRequest ({"format", "call"} or {"format", "results"}); the
+// reply is {"text": the call or the turn's results as the format writes
+// them}.
+func renderToolText(req []byte, out **C.char, outLen *C.size_t) C.int32_t {
+	args, err := decodeObject(req)
+	if err != nil {
+		return fail(err, out, outLen)
+	}
+	r, err := toolcall.DecodeRenderRequest(args)
+	if err != nil {
+		return fail(err, out, outLen)
+	}
+	text, err := toolcall.RenderText(r)
+	if err != nil {
+		return fail(err, out, outLen)
+	}
+	return reply(map[string]any{"text": text}, out, outLen)
 }
 
 //export llenvsgo_env_new

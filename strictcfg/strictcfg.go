@@ -242,6 +242,12 @@ func assign(f reflect.Value, raw any) error {
 			}
 		}
 		f.Set(s)
+	case reflect.Struct:
+		m, ok := raw.(map[string]any)
+		if !ok {
+			return fmt.Errorf("want a mapping, got %s", Describe(raw))
+		}
+		return Decode("", m, f.Addr().Interface())
 	case reflect.Map, reflect.Interface:
 		if raw == nil {
 			f.SetZero()

@@ -37,13 +37,18 @@ func TestErrorMessages(t *testing.T) {
 }
 
 func TestDecode(t *testing.T) {
+	type part struct {
+		A string `json:"a"`
+	}
 	type cfg struct {
-		N    int      `json:"n"`
-		I32  []int32  `json:"i32"`
-		X    float64  `json:"x"`
-		S    string   `json:"s"`
-		L    []string `json:"l"`
-		Skip int      `json:"-"`
+		N     int      `json:"n"`
+		I32   []int32  `json:"i32"`
+		X     float64  `json:"x"`
+		S     string   `json:"s"`
+		L     []string `json:"l"`
+		Skip  int      `json:"-"`
+		P     *part    `json:"p"`
+		Parts []part   `json:"parts"`
 	}
 	tests := []struct {
 		name    string
@@ -61,6 +66,10 @@ func TestDecode(t *testing.T) {
 		{"tagged out", map[string]any{"Skip": 1.0}, cfg{}, "Skip", true},
 		{"int32 in range", map[string]any{"i32": []any{int64(-2147483648), 2147483647.0}}, cfg{N: 1, I32: []int32{-2147483648, 2147483647}}, "", false},
 		{"int32 out of range", map[string]any{"i32": []any{int64(2147483648)}}, cfg{}, "", true},
+		{"nested struct", map[string]any{"p": map[string]any{"a": "x"}, "parts": []any{map[string]any{"a": "y"}}},
+			cfg{N: 1, P: &part{A: "x"}, Parts: []part{{A: "y"}}}, "", false},
+		{"nested unknown key", map[string]any{"parts": []any{map[string]any{"b": "y"}}}, cfg{}, "b", true},
+		{"nested not a mapping", map[string]any{"p": "x"}, cfg{}, "", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

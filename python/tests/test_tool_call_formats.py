@@ -12,8 +12,14 @@ from mask_helpers import npm_tokenizer_dir
 from llenvs_go import _native
 from llenvs_go.core.registry import environment_registry
 from llenvs_go.core.state import Action
-from llenvs_go.core.tool_call_formats import TOOL_CALL_FORMATS, tool_call_format_for
-from llenvs_go.core.tools import ToolCall, ToolResultStatus
+from llenvs_go.core.tool_call_formats import (
+    TOOL_CALL_FORMATS,
+    parse_tool_calls,
+    render_tool_call,
+    render_tool_results,
+    tool_call_format_for,
+)
+from llenvs_go.core.tools import ToolCall, ToolResult, ToolResultStatus
 
 # A call of the calculator on "6 * 7" as each family writes it, and the example the prompt shows,
 # written from each format's definition.
@@ -268,3 +274,56 @@ def test_parse_tool_calls_for_a_python_tool_environment():
         parse_tool_calls(["a", 3], "hermes")
     with pytest.raises(ValueError, match="limit must be from 1"):
         parse_tool_calls("x", "hermes", limit=0)
+
+
+@pytest.mark.parametrize("fmt", TOOL_CALL_FORMATS)
+def test_render_tool_call_is_what_the_environment_shows_and_parses_back(fmt):
+    """render_tool_call writes the example the calculator's prompt shows, and parse_tool_calls reads it back."""
+    example = ToolCall(id="call_0", name="calculator", arguments={"expression": "12 * (3 + 4)"})
+    text = render_tool_call(example, fmt)
+    assert text == CALLS[fmt][1]
+    state, _ = calculator(tool_call_format=fmt).reset(options={"task_index": 0})
+    assert f"To call it, write\n{text}\n" in state.observation.prompt
+    (back,) = parse_tool_calls(text, fmt).calls
+    assert (back.name, dict(back.arguments)) == ("calculator", {"expression": "12 * (3 + 4)"})
+
+
+@pytest.mark.parametrize("fmt", TOOL_CALL_FORMATS)
+def test_render_tool_results_is_what_the_environment_writes(fmt):
+    """A Python tool environment rendering a turn's results gets the next prompt a Go tool environment
+    writes for them: the calculator's own results, rendered again from Python, give its prompt."""
+    env = calculator(tool_call_format=fmt)
+    state, _ = env.reset(options={"task_index": 1})
+    calls = [ToolCall(id="c1", name="calculator", arguments={"expression": "2**10"}),
+             ToolCall(id="c2", name="calculator", arguments={"expression": "1/0"})]
+    r = env.step(state, Action.from_tool_calls(calls))
+    results = r.next_state.observation.tool_results
+    assert [x.status for x in results] == [ToolResultStatus.SUCCESS, ToolResultStatus.ERROR]
+    assert render_tool_results(results, fmt) == r.next_state.observation.prompt
+    assert render_tool_results(results, fmt) == shown(fmt, [("c1", "1024"), ("c2", f"Error: {results[1].error}")])
+    assert render_tool_results([], fmt) == ""
+
+
+def test_render_tool_results_of_dict_outputs_and_bad_arguments():
+    out = ToolResult.success("c1", "lookup", {"city": "Oslo", "temp": -3})
+    assert render_tool_results([out]) == '<tool_response>\n{"city": "Oslo", "temp": -3}\n</tool_response>'
+    assert render_tool_results([out], "mistral") == (
+        '[TOOL_RESULTS]{"content": {"city": "Oslo", "temp": -3}, "call_id": "c1"}[/TOOL_RESULTS]')
+    with pytest.raises(KeyError, match="did you mean 'mistral'"):
+        render_tool_results([out], "mistrel")
+    with pytest.raises(TypeError, match=r"results\[0\] must be a ToolResult"):
+        render_tool_results([{"output": "1"}])  # type: ignore[list-item]
+    with pytest.raises(TypeError, match="call must be a ToolCall"):
+        render_tool_call({"name": "calculator"})  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("request_, message", [
+    ({}, 'give "call"'),
+    ({"call": {"name": "x", "arguments": {}}, "results": []}, "not both"),
+    ({"results": [{"call_id": "a", "tool_name": "x", "status": "fine"}]}, "status must be one of"),
+    ({"results": [{"call_id": "a", "tool_nme": "x", "status": "success"}]}, "did you mean 'tool_name'"),
+    ({"call": "x"}, "want a mapping"),
+])
+def test_render_request_is_checked(request_, message):
+    with pytest.raises(ValueError, match=message):
+        _native.call("render_tool_text", request_)

@@ -133,6 +133,46 @@ def parse_tool_calls(texts: str | Sequence[str], format: str = "hermes", *, id_p
     return out[0] if one else out
 
 
+def render_tool_call(call: ToolCall, format: str = "hermes") -> str:  # noqa: A002
+    """The text a model of the format's family writes for ``call``, as the Go environments write it.
+
+    For a tool environment written in Python that shows the model an example call (``calculator_arithmetic``
+    shows one in its first prompt). Rendered in Go, by the same renderer :func:`parse_tool_calls` reads back.
+
+    Raises:
+        KeyError: an unknown format (the message suggests the nearest name).
+        TypeError: ``call`` is not a ToolCall.
+    """
+    if not isinstance(call, ToolCall):
+        raise TypeError(f"call must be a ToolCall, got {type(call).__name__}")
+    request = {"format": format, "call": {"id": call.id, "name": call.name, "arguments": dict(call.arguments)}}
+    return str(_native.call("render_tool_text", request)["text"])
+
+
+def render_tool_results(results: Sequence[ToolResult], format: str = "hermes") -> str:  # noqa: A002
+    """One turn's tool results as the format's family writes its tool messages (``""`` for none).
+
+    What a tool environment puts in the next prompt (``observation.prompt``, the text form), as the Go
+    environments do: ``<tool_response>`` blocks for ``hermes`` and ``qwen3_coder``, ``[TOOL_RESULTS]`` for
+    ``mistral``, the ``functions.NAME`` commentary message for ``gpt_oss``, the tool-output markers for
+    ``deepseek``, the bare content for ``llama3_json`` (docs/multi-turn.md, *Tool results*). Each result's
+    content is what its ``tool`` message holds: the output (a dict as JSON) on success, else ``"Error: "``
+    and the error.
+
+    Raises:
+        KeyError: an unknown format (the message suggests the nearest name).
+        TypeError: an item that is not a ToolResult.
+    """
+    items = []
+    for k, r in enumerate(results):
+        if not isinstance(r, ToolResult):
+            raise TypeError(f"results[{k}] must be a ToolResult, got {type(r).__name__}")
+        output = json.dumps(r.output) if isinstance(r.output, dict) else str(r.output)
+        items.append({"call_id": r.call_id, "tool_name": r.tool_name, "status": r.status.name.lower(),
+                      "output": output, "error": r.error})
+    return str(_native.call("render_tool_text", {"format": format, "results": items})["text"])
+
+
 @functools.cache
 def _parsed_schema() -> Any:
     """The schema of ``llenvs_parse_tool_calls``' batch (``capi/extract_call.go``, ``parsedBatch``)."""
