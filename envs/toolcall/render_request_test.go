@@ -1,8 +1,11 @@
 package toolcall
 
 import (
+	"cmp"
+	"encoding/json"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestRenderText(t *testing.T) {
@@ -54,4 +57,30 @@ func TestRenderText(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzRenderText decodes any JSON object as a RenderRequest and renders
+// it: an error or a text, never a panic; a rendered call parses back.
+func FuzzRenderText(f *testing.F) {
+	f.Add(`{"format": "mistral", "results": [{"call_id": "a", "tool_name": "x", "status": "success", "output": "4"}]}`)
+	f.Add(`{"format": "gpt_oss", "call": {"id": "1", "name": "calc", "arguments": {"e": [1, {"a": null}]}}}`)
+	f.Add(`{"format": "deepseek", "results": [{"status": "error", "error": "` + "\u2581" + `"}]}`)
+	f.Fuzz(func(t *testing.T, s string) {
+		var raw map[string]any
+		if json.Unmarshal([]byte(s), &raw) != nil || raw == nil {
+			return
+		}
+		r, err := DecodeRenderRequest(raw)
+		if err != nil {
+			return
+		}
+		text, err := RenderText(r)
+		if err != nil || r.Call == nil || r.Call.Name == "" || !utf8.ValidString(s) {
+			return
+		}
+		f, _ := FormatByName(cmp.Or(r.Format, DefaultName))
+		if calls, _ := f.Parse(text, "c", 4); len(calls) == 0 {
+			t.Errorf("%s: the rendered call %q parses to no call", f.Name(), text)
+		}
+	})
 }
