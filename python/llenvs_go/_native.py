@@ -319,6 +319,25 @@ class TextArrays:
         self.lens = ffi.new("int64_t[]", [len(b) for b in encoded])
 
 
+_REPLY_DECODER = json.JSONDecoder()
+
+
+def loads_reply(data: bytes) -> Any:
+    """A JSON reply of the library, decoded.
+
+    The library writes UTF-8 JSON with nothing around the value, so this is
+    ``json.loads`` without its encoding detection and whitespace scans (about
+    half its cost for a step's reply); anything else still goes through
+    ``json.loads``.
+    """
+    text = data.decode("utf-8", "surrogatepass")
+    try:
+        value, end = _REPLY_DECODER.raw_decode(text)
+    except ValueError:
+        return json.loads(text)
+    return value if end == len(text) else json.loads(text)
+
+
 def take_buffer(out: Any, out_len: Any) -> bytes:
     """Copy a library-allocated result buffer into bytes and free it."""
     p = out[0]
@@ -474,7 +493,7 @@ def env_reset(handle: int, request: dict[str, Any] | bytes) -> tuple[int, dict[s
     data = take_buffer(out, out_len)
     if rc != OK:
         raise_for(rc, data)
-    return int(ep[0]), json.loads(data)
+    return int(ep[0]), loads_reply(data)
 
 
 STEP_TERMINATED = 1
@@ -564,7 +583,7 @@ def episode_step(episode: int, step: int, caller_version: int, text: bytes | Non
     data = take_buffer(out, out_len)
     if rc != OK:
         raise_for(rc, data)
-    reply = json.loads(data)
+    reply = loads_reply(data)
     reply[12] = StepDetails(reply[12])
     return reply
 
