@@ -45,6 +45,9 @@ func Decode(what string, cfg map[string]any, dst any) error {
 			return UnknownKey(what, k, names)
 		}
 		if err := assign(v.Field(i), cfg[k]); err != nil {
+			if what == "" { // a nested mapping: the caller names where it is
+				return fmt.Errorf("field %q: %w", k, err)
+			}
 			return fmt.Errorf("%s: field %q: %w", what, k, err)
 		}
 	}

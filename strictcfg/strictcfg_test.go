@@ -71,6 +71,13 @@ func TestDecode(t *testing.T) {
 		{"nested unknown key", map[string]any{"parts": []any{map[string]any{"b": "y"}}}, cfg{}, "b", true},
 		{"nested not a mapping", map[string]any{"p": "x"}, cfg{}, "", true},
 	}
+	t.Run("nested error message", func(t *testing.T) {
+		err := Decode("test config", map[string]any{"parts": []any{map[string]any{"a": 1.0}}}, &cfg{})
+		want := `test config: field "parts": item 0: field "a": want a string, got 1 (float64)`
+		if err == nil || err.Error() != want {
+			t.Errorf("err = %v, want %s", err, want)
+		}
+	})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := cfg{N: 1}

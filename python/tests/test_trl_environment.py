@@ -163,7 +163,9 @@ def test_out_of_turns_is_said_and_not_scored():
     e = factory()
     e.reset(task_index=1)
     assert e.calculator(expression="1+1") == "2" and not e.done
-    assert e.calculator(expression="2+2") == "4" and e.done  # the second turn was the last
+    last = e.calculator(expression="2+2")
+    assert e.done  # the second turn was the last: its result says so, not waiting for an answer
+    assert last.startswith("4\n\n") and "episode is over" in last and "last turn" in last
     over = e.calculator(expression="3+3")
     assert "over" in over and "not run" in over and "answer" not in over and e.steps == 2
     truth = e.state.hidden.expected_answer

@@ -19,7 +19,7 @@ from typing import Any
 
 from llenvs_go import _native
 from llenvs_go.core import columns as _columns
-from llenvs_go.core.tools import ToolCall, ToolResult
+from llenvs_go.core.tools import ToolCall, ToolResult, ToolResultStatus
 
 TOOL_CALL_FORMATS: tuple[str, ...] = ("deepseek", "gpt_oss", "hermes", "llama3_json", "mistral", "qwen3_coder")
 """The names of the formats, sorted; ``"hermes"`` is the default of the environments."""
@@ -137,14 +137,20 @@ def render_tool_call(call: ToolCall, format: str = "hermes") -> str:  # noqa: A0
     """The text a model of the format's family writes for ``call``, as the Go environments write it.
 
     For a tool environment written in Python that shows the model an example call (``calculator_arithmetic``
-    shows one in its first prompt). Rendered in Go, by the same renderer :func:`parse_tool_calls` reads back.
+    shows one in its first prompt). Rendered in Go; :func:`parse_tool_calls` reads the call back with its
+    name and arguments (a format may write a string value holding its own markers escaped, and numbers
+    cross as JSON numbers, so an integer beyond 2**53 loses precision). Argument keys are written sorted.
 
     Raises:
         KeyError: an unknown format (the message suggests the nearest name).
-        TypeError: ``call`` is not a ToolCall.
+        TypeError: ``call`` is not a ToolCall, or its arguments are not a mapping.
+        ValueError: the call's name is not 1 to 64 letters, digits, ``_`` or ``-`` (a name every format
+            writes and reads back).
     """
     if not isinstance(call, ToolCall):
         raise TypeError(f"call must be a ToolCall, got {type(call).__name__}")
+    if not isinstance(call.arguments, Mapping):
+        raise TypeError(f"call.arguments must be a mapping, got {type(call.arguments).__name__}")
     request = {"format": format, "call": {"id": call.id, "name": call.name, "arguments": dict(call.arguments)}}
     return str(_native.call("render_tool_text", request)["text"])
 
@@ -156,18 +162,25 @@ def render_tool_results(results: Sequence[ToolResult], format: str = "hermes") -
     environments do: ``<tool_response>`` blocks for ``hermes`` and ``qwen3_coder``, ``[TOOL_RESULTS]`` for
     ``mistral``, the ``functions.NAME`` commentary message for ``gpt_oss``, the tool-output markers for
     ``deepseek``, the bare content for ``llama3_json`` (docs/multi-turn.md, *Tool results*). Each result's
-    content is what its ``tool`` message holds: the output (a dict as JSON) on success, else ``"Error: "``
-    and the error.
+    content is what a Go tool environment's ``tool`` message holds for it: the output (a dict as JSON) on
+    success, else ``"Error: "`` and the error (``"Error"`` without one). llenvs' own span layout of the
+    masker writes an error without the prefix; these texts are the prompt's, not the masker's.
 
     Raises:
         KeyError: an unknown format (the message suggests the nearest name).
-        TypeError: an item that is not a ToolResult.
+        TypeError: an item that is not a ToolResult, or whose status is not a ToolResultStatus.
+        ValueError: a dict output holding NaN or an infinity (not JSON).
     """
     items = []
     for k, r in enumerate(results):
         if not isinstance(r, ToolResult):
             raise TypeError(f"results[{k}] must be a ToolResult, got {type(r).__name__}")
-        output = json.dumps(r.output) if isinstance(r.output, dict) else str(r.output)
+        if not isinstance(r.status, ToolResultStatus):
+            raise TypeError(f"results[{k}].status must be a ToolResultStatus, got {r.status!r}")
+        try:
+            output = json.dumps(r.output, allow_nan=False) if isinstance(r.output, dict) else str(r.output)
+        except ValueError as e:
+            raise ValueError(f"results[{k}].output: {e} (a dict output must be JSON)") from None
         items.append({"call_id": r.call_id, "tool_name": r.tool_name, "status": r.status.name.lower(),
                       "output": output, "error": r.error})
     return str(_native.call("render_tool_text", {"format": format, "results": items})["text"])

@@ -13,8 +13,9 @@ reward function with ``environments=`` (the objects of the batch, in order). Her
   the error message). Each call is one step, one of the episode's turns: TRL calls the methods one by one
   and does not say which calls share a model turn. An environment without tools (feedback tasks such as
   ``iterative`` ones and ``guess_number``) gets one method, ``submit(response)``, which steps with the
-  response text and returns the environment's feedback. Once the episode has ended (out of turns), a call
-  is not run and says so; the rollout's reward is what the episode had.
+  response text and returns the environment's feedback. The call that ends the episode returns its result
+  and says the episode is over; once it has ended (out of turns), a call is not run and says so; the
+  rollout's reward is what the episode had.
 - :attr:`LLEnvsEnvironmentFactory.reward_func` scores a rollout: it ends the episode with the completion's
   last assistant text (when the episode is still going) and returns the episode's total reward (every
   step's weighted signals). Pass it as ``reward_funcs``; the objects define no ``get_reward``, which TRL
@@ -41,6 +42,8 @@ _JSON_TYPES: dict[str, Any] = {"string": str, "integer": int, "number": float, "
 _RESERVED = frozenset({"reset", "get_reward"})
 #: What a call gets once the episode has ended (TRL goes on generating; nothing more is run or scored).
 _OVER = "The episode is over (no turns left): this was not run, and nothing more is scored."
+#: Added to the result of the call that ended the episode, so that the model is not left waiting to answer.
+_ENDED = "The episode is over: that was its last turn, and nothing more is run or scored."
 
 
 class LLEnvsTRLEnvironment:
@@ -88,9 +91,10 @@ class LLEnvsTRLEnvironment:
         if r is None:  # its answer is not scored either: an episode over is over
             return _OVER
         results = r.next_state.observation.tool_results
-        if results:
-            return "\n".join(tool_result_text(x) for x in results)
-        return r.next_state.observation.prompt
+        text = "\n".join(tool_result_text(x) for x in results) if results else r.next_state.observation.prompt
+        if r.terminated or r.truncated:  # that call was the episode's last turn: say so with its result
+            return f"{text}\n\n{_ENDED}" if text else _ENDED
+        return text
 
     def _submit(self, response: str) -> str:
         r = self._step(Action.from_text(response))
