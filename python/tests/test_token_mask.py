@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import sys
 
 import pytest
 from mask_helpers import MockTokenizer, state, tool_episode, trajectory
@@ -104,6 +105,23 @@ def test_carried_ids_are_used_as_they_are():
     assert m.response_logprobs == (-0.1, -0.2, -0.3, -0.4, 0.0, 0.0, 0.0)
     assert m.token_rewards == (0.0, 0.0, 0.0, 0.5, 0.0, 0.0, 1.0)
     assert m.spans[0].text == "xy" and m.spans[0].token_ids == ids
+
+
+@pytest.mark.parametrize("hide_numpy", [False, True])
+def test_token_ids_read_back_as_they_were_at_every_size(monkeypatch, hide_numpy):
+    # Ids come back through a table of shared int objects (with numpy), grown to the largest id up to 2**20;
+    # larger ids, and a process without numpy, are read one by one. Every path gives the ids unchanged.
+    if hide_numpy:
+        monkeypatch.setitem(sys.modules, "numpy", None)
+    sizes = (0, 5, 2**16 - 1, 2**16, 2**20 - 1, 2**20, 2**31 - 1)
+    for ids in (sizes[:4], sizes[:5], sizes, sizes[:3]):
+        t = trajectory("Q?", [(Action.from_text("x", token_ids=ids), state("fb", 1), 0.0),
+                              (Action.from_text("y"), state("fb", 2, terminal=True), 1.0)])
+        got = masker().mask_batch([t, t])
+        want = ids + tuple(enc("fb")) + tuple(enc("y"))
+        assert [m.response_ids for m in got] == [want, want]
+        assert [m.prompt_ids for m in got] == [tuple(enc("Q?"))] * 2
+        assert all(type(i) is int for i in got[1].response_ids)
 
 
 def test_truncation_at_every_boundary():

@@ -9,6 +9,8 @@ build a :class:`MaskedTrajectory` per row of the record batch that comes back.
 from __future__ import annotations
 
 import operator
+import struct
+import sys
 from array import array
 from collections.abc import Sequence
 from itertools import accumulate, chain
@@ -188,7 +190,7 @@ def masked_from_batch(batch: Any, fr: Fragments, rewards: list[list[float]], dec
     # token_rewards (dense) are rebuilt from reward_at: one shared 0.0 rather than a float per token.
     po, ro = _values(col("prompt_ids").offsets), _values(col("response_ids").offsets)
     so, to = _values(col("spans").offsets), _values(col("reward_at").offsets)
-    pids, rids = _values(col("prompt_ids").values), _values(col("response_ids").values)
+    pids, rids = _token_ids(col("prompt_ids").values), _token_ids(col("response_ids").values)
     span_cols = col("spans").values
     recs = (_values(span_cols.field(0)), _values(span_cols.field(1)), _values(span_cols.field(2)),
             _values(span_cols.field(3)), _values(span_cols.field(4)))
@@ -203,6 +205,7 @@ def masked_from_batch(batch: Any, fr: Fragments, rewards: list[list[float]], dec
     # the tensors.
     span_source = _SpanSource(all_texts, recs, decode)
     out = []
+    unpack = struct.unpack_from
     for i in range(n):
         r0, r1 = ro[i], ro[i + 1]
         response = tuple(rids[r0:r1])
@@ -220,7 +223,7 @@ def masked_from_batch(batch: Any, fr: Fragments, rewards: list[list[float]], dec
                 if lp is not None:
                     logprobs[start:end] = [float(x) for x in lp[:end - start]]
         out.append(MaskedTrajectory(
-            tuple(pids[po[i]:po[i + 1]]), response, tuple(mask[r0:r1]),
+            tuple(pids[po[i]:po[i + 1]]), response, unpack(f"{r1 - r0}B", mask, r0),
             _PendingSpans(span_source, so[i], so[i + 1]), tuple(rewards[i]), len(rewards[i]), bool(trunc[i]),
             tuple(token_rewards),
             None if logprobs is None else tuple(logprobs)))
@@ -233,6 +236,32 @@ def _values(arr: Any) -> list[int]:
     if not len(arr):
         return []
     return memoryview(arr.buffers()[1]).cast("B")[4 * arr.offset:4 * (arr.offset + len(arr))].cast("i").tolist()
+
+
+# One int object per token id, shared by every result (index i holds i), grown to the largest id seen
+# up to _MAX_SHARED_ID: a batch's ids are then references to these rather than ~500k new ints, made and
+# later freed. Larger ids (no vocabulary has them) are made as they come.
+_INT_OBJECTS: Any = None
+_MAX_SHARED_ID = 1 << 20
+
+
+def _token_ids(arr: Any) -> list[int]:
+    """The values of a non-null int32 Arrow array of token ids (from 0) as a list. With numpy (which
+    transformers and torch bring), each value is the shared int object of ``_INT_OBJECTS``; without it,
+    as :func:`_values`."""
+    global _INT_OBJECTS
+    np = sys.modules.get("numpy")
+    if np is None or not len(arr):
+        return _values(arr)
+    ids = np.frombuffer(arr.buffers()[1], dtype=np.int32, count=len(arr), offset=4 * arr.offset)
+    top = int(ids.max())
+    if top >= _MAX_SHARED_ID:
+        return ids.tolist()
+    table = _INT_OBJECTS
+    if table is None or top >= len(table):
+        # Replaced, never changed in place: a thread that holds the old table still reads it whole.
+        table = _INT_OBJECTS = np.array(range(1 << max(top.bit_length(), 16)), dtype=object)
+    return table.take(ids).tolist()
 
 
 def _bytes(arr: Any) -> bytes:

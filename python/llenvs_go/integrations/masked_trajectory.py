@@ -126,9 +126,9 @@ class _SpanSource:
     def spans(self, start: int, stop: int, response: tuple[int, ...], truncated: bool) -> tuple[TokenSpan, ...]:
         """The spans ``start .. stop`` of the batch over ``response``."""
         texts, names = self.texts, _SOURCES
-        starts, ends, sources, steps, frags = self.starts, self.ends, self.sources, self.steps, self.fragments
-        out = [TokenSpan(texts[frags[k]], response[starts[k]:ends[k]], names[sources[k]], steps[k])
-               for k in range(start, stop)]
+        out = [TokenSpan(texts[f], response[a:b], names[src], step)
+               for a, b, src, step, f in zip(self.starts[start:stop], self.ends[start:stop], self.sources[start:stop],
+                                              self.steps[start:stop], self.fragments[start:stop])]
         if truncated and self.decode is not None and out:  # the last span may be cut at max_length
             cut = out[-1]
             out[-1] = TokenSpan(self.decode(list(cut.token_ids)), cut.token_ids, cut.source, cut.step_index)

@@ -110,6 +110,7 @@ class TrajectoryMasker:
             raise ValueError("a chat template string needs a tokenizer with apply_chat_template")
         self.uses_chat_template = self._custom is not None or (chat_template is not False and has)
         self._probes: dict[Any, Any] = {}
+        self._prompt_special = _is_hf(tokenizer)  # the plain layout's prompt takes the special tokens (a BOS)
 
     # -- the chat template -------------------------------------------------------------------
 
@@ -268,7 +269,7 @@ class TrajectoryMasker:
     def _plain(self, traj: Trajectory[Any], fr: Fragments, segs: list[int], open_end: bool = False) -> None:
         """llenvs' layout (tool error messages kept): prompt, then per step text, tool calls, environment."""
         text = fr.text
-        segs += (text(traj.initial_state.observation.prompt, special=_is_hf(self.tokenizer)), _PROMPT, 0)
+        segs += (text(traj.initial_state.observation.prompt, special=self._prompt_special), _PROMPT, 0)
         ts = traj.transitions
         last = len(ts) - 1
         for k, t in enumerate(ts):
@@ -284,7 +285,7 @@ class TrajectoryMasker:
             if k < last or open_end:
                 nxt = t.next_state.observation
                 results = nxt.tool_results
-                env = "".join([tool_result_text(r) for r in results]) if results else ""
+                env = "".join(map(tool_result_text, results)) if results else ""
                 if nxt.prompt != t.state.observation.prompt:
                     env += nxt.prompt
                 if env:
