@@ -65,6 +65,26 @@ def test_batch_results_equal_the_step_of_each_item(env):
     assert results.errors == {}
 
 
+def test_iterating_results_keeps_none_and_indexing_keeps_each(env):
+    """A loop over score_batch's results holds one at a time: the view keeps no result it built while
+    iterating. A result read by index is the same object when read again, in a later loop too."""
+    idx, texts = _batch(env)
+    results = Scorer(env).score_batch(idx, texts)
+    third = results[3]
+
+    def alive() -> int:
+        gc.collect()
+        return sum(type(o) is ScoringResult for o in gc.get_objects())
+
+    before = alive()
+    for k, r in enumerate(results):
+        assert (r is third) == (k == 3)
+    del r
+    assert alive() == before
+    assert list(results) == list(results) and results[3] is third
+    assert [r.total for r in results] == results.totals
+
+
 def test_single_score_equals_the_batch(env):
     idx, texts = _batch(env)
     scorer = Scorer(env)

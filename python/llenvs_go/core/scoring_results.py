@@ -121,9 +121,12 @@ def status_of(result: ScoringResult) -> str:
 class ScoringResults(Sequence[ScoringResult]):
     """The results of ``score_batch``, in input order.
 
-    A read-only sequence. Everything comes back from Go in the batch's one
-    call, as columns: ``totals`` at once, and each ``ScoringResult`` made
-    when it is read (its ``metadata`` when that is read).
+    A read-only sequence, a view of the columns that come back from Go in
+    the batch's one call: ``totals`` at once, and each ``ScoringResult``
+    made when it is read (its ``metadata`` when that is read). Iterating
+    builds each result as it is reached and keeps none of them (a loop that
+    reads and drops them holds one at a time), so two passes give equal,
+    not identical, results; ``results[i]`` gives the same object each time.
 
     ``errors`` maps the position of each item whose scoring failed to the
     reason (such items have total 0.0 and ``metadata["error"]``), and
@@ -201,9 +204,25 @@ class ScoringResults(Sequence[ScoringResult]):
         return r
 
     def __iter__(self) -> Iterator[ScoringResult]:
-        if self._items is None:
-            self._items = self._build_all()
-        return iter(self._items)
+        if self._items is not None:
+            return iter(self._items)
+        return self._iter_built()
+
+    def _iter_built(self) -> Iterator[ScoringResult]:
+        # A view: each result is built as the iteration reaches it and kept only by the caller, so a loop that
+        # reads and drops them holds one at a time (results read by index before are handed out again).
+        columns = self._columns
+        if columns is None or not self._totals:
+            return
+        n = len(self._totals)
+        some = self._some
+        built = map(ScoringResult, self._totals, self._signals(), columns.answers(),
+                    map(ResultMetadata, repeat(columns, n), range(n)))
+        if not some:
+            yield from built
+            return
+        for i, r in enumerate(built):
+            yield some.get(i, r)
 
     def _signals(self) -> list[dict[str, float | None]]:
         names, values = self._names, self._values
@@ -212,19 +231,6 @@ class ScoringResults(Sequence[ScoringResult]):
             name = names[0]
             return [{name: v} for v in values]
         return [dict(zip(names, values[i * k: (i + 1) * k], strict=True)) for i in range(len(self._totals))]
-
-    def _build_all(self) -> list[ScoringResult]:
-        # Every result at once, from the columns: a map of the constructor over them.
-        columns = self._columns
-        if columns is None or not self._totals:
-            return []  # an empty batch has no columns
-        n = len(self._totals)
-        items = list(map(ScoringResult, self._totals, self._signals(), columns.answers(),
-                         map(ResultMetadata, repeat(columns, n), range(n))))
-        for i, r in self._some.items():  # keep the results already handed out
-            items[i] = r
-        self._some = {}
-        return items
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Sequence):

@@ -128,7 +128,7 @@ class _SpanSource:
         texts, names = self.texts, _SOURCES
         out = [TokenSpan(texts[f], response[a:b], names[src], step)
                for a, b, src, step, f in zip(self.starts[start:stop], self.ends[start:stop], self.sources[start:stop],
-                                              self.steps[start:stop], self.fragments[start:stop])]
+                                              self.steps[start:stop], self.fragments[start:stop], strict=True)]
         if truncated and self.decode is not None and out:  # the last span may be cut at max_length
             cut = out[-1]
             out[-1] = TokenSpan(self.decode(list(cut.token_ids)), cut.token_ids, cut.source, cut.step_index)
