@@ -34,6 +34,9 @@ class Fragments:
         self.carried_ids: list[Sequence[int]] = []
         self.carried_logprobs: list[Sequence[float] | None] = []
         self.trajectory = 0  # the trajectory whose segments are being laid out
+        self.wrapped = False  # whether special_text lays out the special tokens as carried ids (wrap_with)
+        self.prefix: int | None = None
+        self.suffix: int | None = None
         self._index: dict[str, int] = {}  # text -> fragment, one table per value of special
         self._special_index: dict[str, int] = {}
 
@@ -53,43 +56,24 @@ class Fragments:
         self.carried_logprobs.append(logprobs)
         return -len(self.carried_ids)
 
-    def wrap_special(self, seg_lists: list[list[int]], prefix: Sequence[int], suffix: Sequence[int]) -> None:
-        """Lay out each segment of a text that takes the tokenizer's special tokens as the ``prefix`` ids, the
-        text without special tokens and the ``suffix`` ids (what ``encode(text)`` gives a tokenizer that adds
-        them around the text), so that a tokenizer that adds none (the Go one) tokenizes every text."""
-        plain: dict[int, int] = {}
-        for i, sp in enumerate(self.special):
-            if not sp:
-                continue
-            text = self.texts[i]
-            j = self._index.get(text)
-            if j is None:  # the fragment becomes the plain text's
-                j = self._index[text] = i
-            else:  # the plain text is a fragment already: this one is left empty
-                self.texts[i] = ""
-            self.special[i] = False
-            plain[i] = j
-        if not plain:
+    def wrap_with(self, prefix: Sequence[int], suffix: Sequence[int]) -> None:
+        """Lay out each text that takes the tokenizer's special tokens (the plain layout's prompt) from here on as
+        the ``prefix`` ids, the text without special tokens and the ``suffix`` ids: what ``encode(text)`` gives a
+        tokenizer that adds them around the text, for a tokenizer that adds none (the Go one)."""
+        self.prefix = self.carried("", prefix, None, 0) if prefix else None
+        self.suffix = self.carried("", suffix, None, 0) if suffix else None
+        self.wrapped = True
+
+    def special_text(self, segs: list[int], text: str, source: int, step: int) -> None:
+        """Add the segments of a text that takes the tokenizer's special tokens (see :meth:`wrap_with`)."""
+        if not self.wrapped:
+            segs += (self.text(text, special=True), source, step)
             return
-        self._special_index.clear()
-        pre = self.carried("", prefix, None, 0) if prefix else None
-        suf = self.carried("", suffix, None, 0) if suffix else None
-        specials = plain.keys()
-        for segs in seg_lists:
-            if specials.isdisjoint(segs[0::3]):
-                continue
-            out: list[int] = []
-            for j in range(0, len(segs), 3):
-                f, source, step = segs[j:j + 3]
-                if f in plain:
-                    if pre is not None:
-                        out += (pre, source, step)
-                    out += (plain[f], source, step)
-                    if suf is not None:
-                        out += (suf, source, step)
-                else:
-                    out += (f, source, step)
-            segs[:] = out
+        if self.prefix is not None:
+            segs += (self.prefix, source, step)
+        segs += (self.text(text), source, step)
+        if self.suffix is not None:
+            segs += (self.suffix, source, step)
 
     def tokenize(self, tokenizer: Any) -> list[Sequence[int]]:
         """The ids of every fragment, texts then carried ones (the Go core's numbering)."""

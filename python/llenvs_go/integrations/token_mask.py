@@ -269,7 +269,11 @@ class TrajectoryMasker:
     def _plain(self, traj: Trajectory[Any], fr: Fragments, segs: list[int], open_end: bool = False) -> None:
         """llenvs' layout (tool error messages kept): prompt, then per step text, tool calls, environment."""
         text = fr.text
-        segs += (text(traj.initial_state.observation.prompt, special=self._prompt_special), _PROMPT, 0)
+        prompt = traj.initial_state.observation.prompt
+        if self._prompt_special:
+            fr.special_text(segs, prompt, _PROMPT, 0)
+        else:
+            segs += (text(prompt), _PROMPT, 0)
         ts = traj.transitions
         last = len(ts) - 1
         for k, t in enumerate(ts):
@@ -404,6 +408,9 @@ class TrajectoryMasker:
         rewards: list[list[float]] = []
         limit = self.max_length if max_length == "default" else _check_max_length(max_length)
         build = self._chat if self.uses_chat_template else self._plain
+        go = _go_tokenizer(self.tokenizer)
+        if go is not None and (go.special_prefix or go.special_suffix):
+            fr.wrap_with(go.special_prefix, go.special_suffix)
         for t, traj in enumerate(trajs):
             fr.trajectory = t
             segs: list[int] = []
@@ -411,10 +418,7 @@ class TrajectoryMasker:
             seg_lists.append(segs)
             rewards.append([float(t.rewards.total) for t in traj.transitions])
         limit = -1 if limit is None else limit
-        go = _go_tokenizer(self.tokenizer)
         if go is not None:
-            if go.special_prefix or go.special_suffix:
-                fr.wrap_special(seg_lists, go.special_prefix, go.special_suffix)
             return assemble_texts(go, fr, seg_lists, rewards, limit, self._decode)
         return assemble_ids(fr, fr.tokenize(self.tokenizer), seg_lists, rewards, limit, self._decode)
 
