@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import uuid
 
 import pytest
 
+from llenvs_go.core.lazy_mapping import LazyMapping
 from llenvs_go.core.state import ObservationImages
 from llenvs_go.integrations import DatasetProvider, TaskItem
 
@@ -61,11 +63,14 @@ def test_metadata_is_built_when_first_read_and_behaves_as_a_field(leg_env):
     import pickle
 
     a, b, c = DatasetProvider(leg_env).get_items([4, 5, 6])
-    assert "metadata" not in vars(a)  # not built by get_items
-    first = a.metadata
-    assert a.metadata is first and vars(a)["metadata"] is first and first["task_index"] == 4
-    back = pickle.loads(pickle.dumps(b))  # pickling builds it, on the item too
-    assert back == b and back.metadata == b.metadata and "_metadata_source" not in vars(back)
+    # A view over the batch: TaskItem is built by its own constructor and holds it as its metadata.
+    assert isinstance(a.metadata, LazyMapping) and a.metadata is a.metadata
+    first_id = a.metadata["episode_id"]  # drawn when first read, then kept
+    assert a.metadata["episode_id"] == first_id and a.metadata["task_index"] == 4
+    plain = dict(a.metadata)
+    assert type(plain) is dict and plain == a.metadata and json.loads(json.dumps(plain)) == plain
+    back = pickle.loads(pickle.dumps(b))  # pickles as the dict it views
+    assert back == b and back.metadata == b.metadata and type(back.metadata) is dict
     assert copy.deepcopy(c) == c and dataclasses.replace(c, prompt="x").metadata == c.metadata
     assert repr(TaskItem(0, "p", (), None, {"k": 1})) == (
         "TaskItem(task_index=0, prompt='p', messages=(), ground_truth=None, metadata={'k': 1}, "

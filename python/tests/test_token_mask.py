@@ -11,6 +11,7 @@ import pytest
 from mask_helpers import MockTokenizer, state, tool_episode, trajectory
 
 from llenvs_go import _native
+from llenvs_go.core.lazy_mapping import LazyTuple
 from llenvs_go.core.state import Action
 from llenvs_go.integrations import MaskedTrajectory, TokenSpan, TrajectoryMasker
 
@@ -211,14 +212,17 @@ def test_spans_are_built_when_first_read_and_behave_as_a_field():
 
     batch = masker(max_length=6).mask_batch([interleaved(), tool_episode()])
     m = batch[0]
-    assert "spans" not in m.__dict__  # not built by mask_batch
+    # A view: MaskedTrajectory is built by its own constructor and holds it as its spans.
     spans = m.spans
-    assert m.__dict__["spans"] is spans and isinstance(spans, tuple)
+    assert isinstance(spans, LazyTuple) and m.spans is spans
     assert [(s.source, s.step_index, s.text, s.token_ids) for s in spans] == [
         ("model", 0, "try1", tuple(enc("try1"))), ("environment", 0, "fe", tuple(enc("fe")))]  # cut at 6
+    built = tuple(spans)
+    assert spans == built and built == spans and hash(spans) == hash(built) and hash(m) == hash(dataclasses.replace(
+        m, spans=built)) and spans[-1] == built[-1] and spans[:1] == built[:1] and spans + () == built
     other = batch[1]
-    back = pickle.loads(pickle.dumps(other))  # pickling builds them
-    assert back == other and back.spans == other.spans and "_spans_source" not in back.__dict__
+    back = pickle.loads(pickle.dumps(other))  # pickles as the tuple it views
+    assert back == other and back.spans == other.spans and type(back.spans) is tuple
     assert copy.deepcopy(batch[0]) == batch[0] and dataclasses.replace(other, num_turns=9).spans == other.spans
     assert tuple(t for s in other.spans for t in s.token_ids) == other.response_ids
     with pytest.raises(dataclasses.FrozenInstanceError):

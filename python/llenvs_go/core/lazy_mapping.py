@@ -1,14 +1,16 @@
-"""Mappings built when first read: a result's metadata, a step's info and its signals' metadata.
+"""Mappings and tuples built when first read: a result's metadata, a step's info and its signals'
+metadata, a dataset item's metadata, a masked trajectory's spans.
 
-Most callers of a batch read only totals and flags; the details of an item
-stay where the library keeps them (a record batch, a step's details handle)
-until a :class:`LazyMapping` over them is first read.
+Most callers of a batch read only totals, flags or tensors; the details of an
+item stay where the library keeps them (a record batch, a step's details
+handle) until a :class:`LazyMapping` or :class:`LazyTuple` over them is first
+read.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator, Mapping, MutableMapping
+from collections.abc import Iterator, Mapping, MutableMapping, Sequence
 from typing import Any
 
 _BUILDING = threading.Lock()  # held while a view builds its dict (once per view)
@@ -79,3 +81,61 @@ class LazyMapping(MutableMapping[str, Any]):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (dict, (self._data(),))
+
+
+class LazyTuple(Sequence[Any]):
+    """A tuple built when first read: ``source.sequence_of(key)``, then this view behaves as that tuple.
+
+    It compares equal to (and hashes as) a tuple of the same items, and
+    copies and pickles as one. One thread builds it; others reading the same
+    view then see it built.
+    """
+
+    __slots__ = ("_source", "_key", "_tuple")
+
+    def __init__(self, source: Any, key: Any):
+        self._source = source  # has sequence_of(key)
+        self._key = key
+        self._tuple: tuple[Any, ...] | None = None
+
+    def _data(self) -> tuple[Any, ...]:
+        t = self._tuple
+        if t is None:
+            with _BUILDING:
+                t = self._tuple
+                if t is None:
+                    t = self._tuple = tuple(self._source.sequence_of(self._key))
+                    self._source = self._key = None  # what it was built from is no longer needed by this view
+        return t
+
+    def __getitem__(self, i: Any) -> Any:
+        return self._data()[i]
+
+    def __len__(self) -> int:
+        return len(self._data())
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self._data())
+
+    def __contains__(self, value: object) -> bool:
+        return value in self._data()
+
+    def __add__(self, other: Any) -> tuple[Any, ...]:
+        return self._data() + (other._data() if isinstance(other, LazyTuple) else other)
+
+    def __radd__(self, other: Any) -> tuple[Any, ...]:
+        return other + self._data()
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, LazyTuple):
+            other = other._data()
+        return self._data() == other
+
+    def __hash__(self) -> int:
+        return hash(self._data())
+
+    def __repr__(self) -> str:
+        return repr(self._data())
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (tuple, (self._data(),))

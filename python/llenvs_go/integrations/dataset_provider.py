@@ -13,13 +13,14 @@ import operator
 import sys
 import uuid
 from array import array
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from llenvs_go._native import TaskIndexError
 from llenvs_go.core import items as items_mod
 from llenvs_go.core.dispatch import require_environment, resets_natively
+from llenvs_go.core.lazy_mapping import LazyMapping
 from llenvs_go.core.native import NativeEnvironment
 from llenvs_go.core.prompts import resolve_system_prompt
 from llenvs_go.core.state import ObservationImages
@@ -29,7 +30,7 @@ _UNSET: Any = object()
 _NO_IMAGES = ObservationImages()
 
 
-@dataclass(frozen=True, init=False)
+@dataclass(frozen=True)
 class TaskItem:
     """One task as a training example.
 
@@ -50,60 +51,26 @@ class TaskItem:
         available_tools: tools offered to the model.
 
     The ``metadata`` of an item that :meth:`DatasetProvider.get_items` made
-    for a Go-backed environment is built when first read (its episode id is
-    drawn then).
+    for a Go-backed environment is a :class:`~llenvs_go.core.lazy_mapping.LazyMapping`:
+    a view that builds the item's dict when first read (its episode id is
+    drawn then) and then behaves as that dict; it compares equal to it and
+    pickles as it, and ``dict(item.metadata)`` gives a plain dict (e.g. for
+    ``json.dumps``).
     """
 
     task_index: int
     prompt: str
     messages: tuple[dict[str, Any], ...]
     ground_truth: str | None
-    metadata: dict[str, Any]
+    metadata: MutableMapping[str, Any]
     images: ObservationImages = _NO_IMAGES
     available_tools: tuple[ToolDefinition, ...] = field(default=())
-
-    def __init__(self, task_index: int, prompt: str, messages: tuple[dict[str, Any], ...], ground_truth: str | None,
-                 metadata: dict[str, Any], images: ObservationImages = _NO_IMAGES,
-                 available_tools: tuple[ToolDefinition, ...] = ()) -> None:
-        # The dataclass's own __init__, except that ``metadata`` may be a _BatchMetadata (an item of a
-        # Go-backed batch), kept aside and turned into the item's dict when it is first read.
-        setattr_ = object.__setattr__
-        setattr_(self, "task_index", task_index)
-        setattr_(self, "prompt", prompt)
-        setattr_(self, "messages", messages)
-        setattr_(self, "ground_truth", ground_truth)
-        setattr_(self, "_metadata_source" if metadata.__class__ is _BatchMetadata else "metadata", metadata)
-        setattr_(self, "images", images)
-        setattr_(self, "available_tools", available_tools)
-
-    def __getattr__(self, name: str) -> Any:
-        # Only reached when ``metadata`` is not built yet.
-        if name == "metadata":
-            d = vars(self)
-            source = d.get("_metadata_source")
-            if source is not None:
-                # Cached as functools.cached_property does; setdefault keeps the first of two threads' reads.
-                metadata = d.setdefault("metadata", source.metadata(self.task_index))
-                d.pop("_metadata_source", None)
-                return metadata
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-
-    def __getstate__(self) -> dict[str, Any]:
-        return {f: getattr(self, f) for f in _ITEM_FIELDS}
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        # Pickles hold every field (metadata built): set them as __init__ does.
-        for name, value in state.items():
-            object.__setattr__(self, name, value)
-
-
-_ITEM_FIELDS = ("task_index", "prompt", "messages", "ground_truth", "metadata", "images", "available_tools")
 
 
 class _BatchMetadata:
     """What the metadata of a Go-backed batch's items are built from, when first read: the metadata every
-    item shares, and per task index the extra keys of its item, if any. Passed as ``metadata`` to each
-    :class:`TaskItem` of the batch, which builds its own when it is first read."""
+    item shares, and per task index the extra keys of its item, if any. The source of each item's
+    ``LazyMapping``."""
 
     __slots__ = ("base", "sources", "columns")
 
@@ -111,7 +78,7 @@ class _BatchMetadata:
                  columns: dict[int, dict[str, Any]] | None):
         self.base, self.sources, self.columns = base, sources, columns
 
-    def metadata(self, task_index: int) -> dict[str, Any]:
+    def metadata_of(self, task_index: int) -> dict[str, Any]:
         """The metadata of the batch's item of task ``task_index``, with a fresh episode id."""
         metadata = {"episode_id": str(uuid.uuid4()), **self.base}
         metadata["task_index"] = task_index
@@ -219,7 +186,7 @@ class DatasetProvider:
         # Per-row metadata columns (the huggingface adapter's metadata_columns), without replacing the item's own keys.
         rows = env.items_metadata(list(idx)) if callable(getattr(env, "items_metadata", None)) else None
         columns = None if rows is None else dict(zip(idx, rows, strict=True))
-        # An item's metadata is built when first read (TaskItem.metadata).
+        # An item's metadata is a view, built when first read (TaskItem.metadata).
         batch = _BatchMetadata(env.item_metadata(0), sources, columns)
         items = []
         for i, prompt, truth in zip(idx, prompts, truths, strict=True):
@@ -228,7 +195,7 @@ class DatasetProvider:
                 messages: tuple[dict[str, Any], ...] = ({"role": "user", "content": user},)
             else:
                 messages = ({"role": "system", "content": system}, {"role": "user", "content": user})
-            items.append(TaskItem(i, prompt, messages, truth, batch))
+            items.append(TaskItem(i, prompt, messages, truth, LazyMapping(batch, i)))
         return items
 
     def _python_items_skipping(self, idx: Sequence[int]) -> list[TaskItem]:

@@ -19,7 +19,8 @@ from typing import Any
 from llenvs_go import _native
 from llenvs_go._native import ffi
 from llenvs_go.core.columns import BatchSlot
-from llenvs_go.integrations.masked_trajectory import MAX_TOKEN_ID, MaskedTrajectory, _PendingSpans, _SpanSource
+from llenvs_go.core.lazy_mapping import LazyTuple
+from llenvs_go.integrations.masked_trajectory import MAX_TOKEN_ID, MaskedTrajectory, _SpanSource
 from llenvs_go.integrations.tokenization import _GoTokenizer, _nfc, encode_many
 
 
@@ -185,7 +186,7 @@ def masked_from_batch(batch: Any, fr: Fragments, rewards: list[list[float]], dec
     any_logprobs = any(lp is not None for lp in fr.carried_logprobs)
     all_texts = fr.texts + fr.carried_texts  # fragment f's text, carried ones numbered after the texts
     all_logprobs = [None] * len(fr.texts) + fr.carried_logprobs if any_logprobs else None
-    # The spans are built when first read (MaskedTrajectory.spans): most training code reads only
+    # The spans are a view, built when first read (MaskedTrajectory.spans): most training code reads only
     # the tensors.
     span_source = _SpanSource(all_texts, recs, decode)
     out = []
@@ -193,6 +194,7 @@ def masked_from_batch(batch: Any, fr: Fragments, rewards: list[list[float]], dec
     for i in range(n):
         r0, r1 = ro[i], ro[i + 1]
         response = tuple(rids[r0:r1])
+        truncated = bool(trunc[i])
         token_rewards = [0.0] * (r1 - r0)
         for r, pos in zip(rewards[i], reward_at[to[i]:to[i + 1]], strict=True):
             if pos >= 0:
@@ -208,9 +210,8 @@ def masked_from_batch(batch: Any, fr: Fragments, rewards: list[list[float]], dec
                     logprobs[start:end] = [float(x) for x in lp[:end - start]]
         out.append(MaskedTrajectory(
             tuple(pids[po[i]:po[i + 1]]), response, unpack(f"{r1 - r0}B", mask, r0),
-            _PendingSpans(span_source, so[i], so[i + 1]), tuple(rewards[i]), len(rewards[i]), bool(trunc[i]),
-            tuple(token_rewards),
-            None if logprobs is None else tuple(logprobs)))
+            LazyTuple(span_source, (so[i], so[i + 1], response, truncated)), tuple(rewards[i]), len(rewards[i]),
+            truncated, tuple(token_rewards), None if logprobs is None else tuple(logprobs)))
     return out
 
 
