@@ -5,8 +5,8 @@ with transformers). The baseline is a pure-Python implementation of llenvs' mask
 ``tokenizer.encode`` once per text fragment, lists concatenated in Python. llenvs-go's
 ``TrajectoryMasker(tok, chat_template=False)`` produces the same layout (checked here) from one batched
 tokenizer call and one call into the Go core. The chat-template layout and carried ids are timed too
-(they have no baseline: the original has neither). ``spans`` of a batch's results are built when
-first read; the last row reads every one (the baseline builds its spans). Prints the median and spread
+(they have no baseline: the original has neither). ``spans`` of a batch's results are a view built when
+first read; the last row builds every one (the baseline builds its spans). Prints the median and spread
 of each, and ratios.
 
 Then, per tool-call format (hermes, qwen3_coder, llama3_json, mistral, gpt_oss, deepseek), the same
@@ -229,7 +229,7 @@ def run_formats(args: Any) -> None:
         for _ in range(args.repeat):  # in turns, so that other load falls on all three alike
             base += _time(lambda: [original_mask(tok, t) for t in trajs], 1)  # noqa: B023
             go += _time(lambda: plain.mask_batch(trajs), 1)  # noqa: B023
-            spans += _time(lambda: [m.spans for m in plain.mask_batch(trajs)], 1)  # noqa: B023
+            spans += _time(lambda: [len(m.spans) for m in plain.mask_batch(trajs)], 1)  # noqa: B023
         b, g, sp = statistics.median(base), statistics.median(go), statistics.median(spans)
         native = "yes" if _go_tokenizer(tok) is not None else "no"
         print(f"{fmt:12} {family:13} {native:6} {tokens:>6.0f} {b * 1e3:>10.1f} {g * 1e3:>9.1f} {b / g:>6.1f}  "
@@ -284,7 +284,7 @@ def run_iterative(args: Any) -> None:
     go_plain = _time(lambda: plain.mask_batch(trajs), args.repeat)
     go_carried = _time(lambda: plain.mask_batch(carried), args.repeat)
     go_chat = _time(lambda: chat.mask_batch(carried), args.repeat)
-    go_spans = _time(lambda: [m.spans for m in plain.mask_batch(trajs)], args.repeat)
+    go_spans = _time(lambda: [len(m.spans) for m in plain.mask_batch(trajs)], args.repeat)
     print(f"llenvs original algorithm (Python, encode per fragment)   {_fmt(base)}")
     print(f"TrajectoryMasker, same layout (chat_template=False)       {_fmt(go_plain)}")
     print(f"TrajectoryMasker, same layout, carried ids                {_fmt(go_carried)}")

@@ -65,6 +65,7 @@ def test_metadata_is_built_when_first_read_and_behaves_as_a_field(leg_env):
     a, b, c = DatasetProvider(leg_env).get_items([4, 5, 6])
     # A view over the batch: TaskItem is built by its own constructor and holds it as its metadata.
     assert isinstance(a.metadata, LazyMapping) and a.metadata is a.metadata
+    assert a.metadata._dict is None  # get_items built no metadata dict
     first_id = a.metadata["episode_id"]  # drawn when first read, then kept
     assert a.metadata["episode_id"] == first_id and a.metadata["task_index"] == 4
     plain = dict(a.metadata)

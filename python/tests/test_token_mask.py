@@ -123,6 +123,8 @@ def test_token_ids_read_back_as_they_were_at_every_size(monkeypatch, hide_numpy)
         assert [m.response_ids for m in got] == [want, want]
         assert [m.prompt_ids for m in got] == [tuple(enc("Q?"))] * 2
         assert all(type(i) is int for i in got[1].response_ids)
+        if not hide_numpy and max(ids) < 2**19:  # one shared int object per id, in every result
+            assert all(x is y for x, y in zip(got[0].response_ids, got[1].response_ids, strict=True))
 
 
 def test_truncation_at_every_boundary():
@@ -215,11 +217,14 @@ def test_spans_are_built_when_first_read_and_behave_as_a_field():
     # A view: MaskedTrajectory is built by its own constructor and holds it as its spans.
     spans = m.spans
     assert isinstance(spans, LazyTuple) and m.spans is spans
+    assert spans._tuple is None  # mask_batch built no span
     assert [(s.source, s.step_index, s.text, s.token_ids) for s in spans] == [
         ("model", 0, "try1", tuple(enc("try1"))), ("environment", 0, "fe", tuple(enc("fe")))]  # cut at 6
     built = tuple(spans)
     assert spans == built and built == spans and hash(spans) == hash(built) and hash(m) == hash(dataclasses.replace(
         m, spans=built)) and spans[-1] == built[-1] and spans[:1] == built[:1] and spans + () == built
+    assert spans * 2 == built * 2 and spans <= built and not spans < built and isinstance(tuple(spans), tuple)
+    assert dataclasses.asdict(dataclasses.replace(m, spans=tuple(spans)))["spans"][0]["text"] == "try1"
     other = batch[1]
     back = pickle.loads(pickle.dumps(other))  # pickles as the tuple it views
     assert back == other and back.spans == other.spans and type(back.spans) is tuple

@@ -86,9 +86,11 @@ class LazyMapping(MutableMapping[str, Any]):
 class LazyTuple(Sequence[Any]):
     """A tuple built when first read: ``source.sequence_of(key)``, then this view behaves as that tuple.
 
-    It compares equal to (and hashes as) a tuple of the same items, and
-    copies and pickles as one. One thread builds it; others reading the same
-    view then see it built.
+    It compares with (and hashes as) a tuple of the same items, and copies
+    and pickles as one. It is not a ``tuple`` instance: ``isinstance``,
+    ``json.dumps`` and ``dataclasses.asdict`` (which leaves its items as they
+    are) see a view; ``tuple(view)`` is the plain tuple. One thread builds
+    it; others reading the same view then see it built.
     """
 
     __slots__ = ("_source", "_key", "_tuple")
@@ -126,10 +128,27 @@ class LazyTuple(Sequence[Any]):
     def __radd__(self, other: Any) -> tuple[Any, ...]:
         return other + self._data()
 
+    def __mul__(self, n: int) -> tuple[Any, ...]:
+        return self._data() * n
+
+    __rmul__ = __mul__
+
     def __eq__(self, other: object) -> bool:
         if isinstance(other, LazyTuple):
             other = other._data()
         return self._data() == other
+
+    def __lt__(self, other: Any) -> bool:
+        return self._data() < (other._data() if isinstance(other, LazyTuple) else other)
+
+    def __le__(self, other: Any) -> bool:
+        return self._data() <= (other._data() if isinstance(other, LazyTuple) else other)
+
+    def __gt__(self, other: Any) -> bool:
+        return self._data() > (other._data() if isinstance(other, LazyTuple) else other)
+
+    def __ge__(self, other: Any) -> bool:
+        return self._data() >= (other._data() if isinstance(other, LazyTuple) else other)
 
     def __hash__(self) -> int:
         return hash(self._data())

@@ -126,7 +126,9 @@ class ScoringResults(Sequence[ScoringResult]):
     made when it is read (its ``metadata`` when that is read). Iterating
     builds each result as it is reached and keeps none of them (a loop that
     reads and drops them holds one at a time), so two passes give equal,
-    not identical, results; ``results[i]`` gives the same object each time.
+    not identical, results, and a change made to an iterated result's
+    ``metadata`` is not seen by a later pass; ``results[i]`` gives the same
+    object each time (keep ``list(results)`` to hold them all).
 
     ``errors`` maps the position of each item whose scoring failed to the
     reason (such items have total 0.0 and ``metadata["error"]``), and
@@ -143,7 +145,7 @@ class ScoringResults(Sequence[ScoringResult]):
         self._values = values
         self._names = names
         self._columns = columns
-        self._items: list[ScoringResult] | None = None  # every result, once iterated
+        self._items: list[ScoringResult] | None = None  # every result, when built in Python (of())
         self._some: dict[int, ScoringResult] = {}  # results read one by one before that
         self._errors: dict[int, str] | None = None
         self._statuses: list[str] | None = None

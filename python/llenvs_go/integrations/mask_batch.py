@@ -11,6 +11,7 @@ from __future__ import annotations
 import operator
 import struct
 import sys
+import threading
 from array import array
 from collections.abc import Sequence
 from itertools import accumulate, chain
@@ -35,6 +36,7 @@ class Fragments:
         self.carried_ids: list[Sequence[int]] = []
         self.carried_logprobs: list[Sequence[float] | None] = []
         self.trajectory = 0  # the trajectory whose segments are being laid out
+        self.prompt_special = False  # whether the prompt takes the tokenizer's special tokens (special_text)
         self.wrapped = False  # whether special_text lays out the special tokens as carried ids (wrap_with)
         self.prefix: int | None = None
         self.suffix: int | None = None
@@ -224,29 +226,43 @@ def _values(arr: Any) -> list[int]:
 
 
 # One int object per token id, shared by every result (index i holds i), grown to the largest id seen
-# up to _MAX_SHARED_ID: a batch's ids are then references to these rather than ~500k new ints, made and
-# later freed. Larger ids (no vocabulary has them) are made as they come.
+# below _MAX_SHARED_ID (2**19 covers every vocabulary in use; the table then holds about 19 MB): a
+# batch's ids are then references to these rather than ~500k new ints, made and later freed. Other
+# ids are made as they come.
 _INT_OBJECTS: Any = None
-_MAX_SHARED_ID = 1 << 20
+_MAX_SHARED_ID = 1 << 19
+_INT_OBJECTS_LOCK = threading.Lock()
 
 
 def _token_ids(arr: Any) -> list[int]:
-    """The values of a non-null int32 Arrow array of token ids (from 0) as a list. With numpy (which
-    transformers and torch bring), each value is the shared int object of ``_INT_OBJECTS``; without it,
-    as :func:`_values`."""
-    global _INT_OBJECTS
-    np = sys.modules.get("numpy")
-    if np is None or not len(arr):
+    """The values of a non-null int32 Arrow array of token ids as a list. With numpy (which transformers
+    and torch bring), each id from 0 to ``_MAX_SHARED_ID`` is the shared int object of ``_INT_OBJECTS``;
+    otherwise as :func:`_values`."""
+    if not len(arr):
+        return []
+    try:
+        np = sys.modules["numpy"]
+        ids = np.frombuffer(arr.buffers()[1], dtype=np.int32, count=len(arr), offset=4 * arr.offset)
+    except (KeyError, AttributeError):  # no numpy, or one still being imported by another thread
         return _values(arr)
-    ids = np.frombuffer(arr.buffers()[1], dtype=np.int32, count=len(arr), offset=4 * arr.offset)
     top = int(ids.max())
-    if top >= _MAX_SHARED_ID:
+    if top >= _MAX_SHARED_ID or int(ids.min()) < 0:
         return ids.tolist()
     table = _INT_OBJECTS
     if table is None or top >= len(table):
-        # Replaced, never changed in place: a thread that holds the old table still reads it whole.
-        table = _INT_OBJECTS = np.array(range(1 << max(top.bit_length(), 16)), dtype=object)
+        table = _grow_int_objects(np, top)
     return table.take(ids).tolist()
+
+
+def _grow_int_objects(np: Any, top: int) -> Any:
+    """The shared table, made to hold ``top``: replaced by a larger one, never changed in place (a thread
+    that holds the old table still reads it whole)."""
+    global _INT_OBJECTS
+    with _INT_OBJECTS_LOCK:
+        table = _INT_OBJECTS
+        if table is None or top >= len(table):
+            table = _INT_OBJECTS = np.array(range(1 << max(top.bit_length(), 16)), dtype=object)
+        return table
 
 
 def _bytes(arr: Any) -> bytes:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -42,13 +43,15 @@ class MaskedTrajectory:
 
     The ``spans`` of a result of :meth:`TrajectoryMasker.mask_batch` are a
     :class:`~llenvs_go.core.lazy_mapping.LazyTuple`: a view that builds them when first read and then
-    behaves as that tuple (it compares equal to it, hashes and pickles as it).
+    behaves as that tuple (it compares with it, hashes and pickles as it). ``tuple(m.spans)`` is the
+    plain tuple, for ``isinstance`` checks and for ``dataclasses.asdict``, which leaves a view's items
+    as ``TokenSpan`` objects.
     """
 
     prompt_ids: tuple[int, ...]
     response_ids: tuple[int, ...]
     response_mask: tuple[int, ...]
-    spans: tuple[TokenSpan, ...]
+    spans: Sequence[TokenSpan]
     rewards: tuple[float, ...]
     num_turns: int = 0
     truncated: bool = False

@@ -110,7 +110,6 @@ class TrajectoryMasker:
             raise ValueError("a chat template string needs a tokenizer with apply_chat_template")
         self.uses_chat_template = self._custom is not None or (chat_template is not False and has)
         self._probes: dict[Any, Any] = {}
-        self._prompt_special = _is_hf(tokenizer)  # the plain layout's prompt takes the special tokens (a BOS)
 
     # -- the chat template -------------------------------------------------------------------
 
@@ -270,7 +269,7 @@ class TrajectoryMasker:
         """llenvs' layout (tool error messages kept): prompt, then per step text, tool calls, environment."""
         text = fr.text
         prompt = traj.initial_state.observation.prompt
-        if self._prompt_special:
+        if fr.prompt_special:
             fr.special_text(segs, prompt, _PROMPT, 0)
         else:
             segs += (text(prompt), _PROMPT, 0)
@@ -409,8 +408,10 @@ class TrajectoryMasker:
         limit = self.max_length if max_length == "default" else _check_max_length(max_length)
         build = self._chat if self.uses_chat_template else self._plain
         go = _go_tokenizer(self.tokenizer)
-        if go is not None and (go.special_prefix or go.special_suffix):
-            fr.wrap_with(go.special_prefix, go.special_suffix)
+        if not self.uses_chat_template:  # the plain layout's prompt takes the special tokens (a BOS)
+            fr.prompt_special = _is_hf(self.tokenizer)
+            if go is not None and (go.special_prefix or go.special_suffix):
+                fr.wrap_with(go.special_prefix, go.special_suffix)
         for t, traj in enumerate(trajs):
             fr.trajectory = t
             segs: list[int] = []
