@@ -123,7 +123,7 @@ class LazyTuple(Sequence[Any]):
         return value in self._data()
 
     def __add__(self, other: Any) -> tuple[Any, ...]:
-        return self._data() + (other._data() if isinstance(other, LazyTuple) else other)
+        return self._data() + _plain(other)
 
     def __radd__(self, other: Any) -> tuple[Any, ...]:
         return other + self._data()
@@ -134,21 +134,19 @@ class LazyTuple(Sequence[Any]):
     __rmul__ = __mul__
 
     def __eq__(self, other: object) -> bool:
-        if isinstance(other, LazyTuple):
-            other = other._data()
-        return self._data() == other
+        return self._data() == _plain(other)
 
     def __lt__(self, other: Any) -> bool:
-        return self._data() < (other._data() if isinstance(other, LazyTuple) else other)
+        return self._data() < _plain(other)
 
     def __le__(self, other: Any) -> bool:
-        return self._data() <= (other._data() if isinstance(other, LazyTuple) else other)
+        return self._data() <= _plain(other)
 
     def __gt__(self, other: Any) -> bool:
-        return self._data() > (other._data() if isinstance(other, LazyTuple) else other)
+        return self._data() > _plain(other)
 
     def __ge__(self, other: Any) -> bool:
-        return self._data() >= (other._data() if isinstance(other, LazyTuple) else other)
+        return self._data() >= _plain(other)
 
     def __hash__(self) -> int:
         return hash(self._data())
@@ -158,3 +156,8 @@ class LazyTuple(Sequence[Any]):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (tuple, (self._data(),))
+
+
+def _plain(value: Any) -> Any:
+    """``value``, or the tuple it views when it is a :class:`LazyTuple`."""
+    return value._data() if isinstance(value, LazyTuple) else value

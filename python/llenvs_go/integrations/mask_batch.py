@@ -36,9 +36,8 @@ class Fragments:
         self.carried_ids: list[Sequence[int]] = []
         self.carried_logprobs: list[Sequence[float] | None] = []
         self.trajectory = 0  # the trajectory whose segments are being laid out
-        self.prompt_special = False  # whether the prompt takes the tokenizer's special tokens (special_text)
-        self.wrapped = False  # whether special_text lays out the special tokens as carried ids (wrap_with)
-        self.prefix: int | None = None
+        self.prompt_special = False  # whether the prompt takes the tokenizer's special tokens (prompt)
+        self.prefix: int | None = None  # the carried fragments of those tokens (wrap_with)
         self.suffix: int | None = None
         self._index: dict[str, int] = {}  # text -> fragment, one table per value of special
         self._special_index: dict[str, int] = {}
@@ -60,23 +59,25 @@ class Fragments:
         return -len(self.carried_ids)
 
     def wrap_with(self, prefix: Sequence[int], suffix: Sequence[int]) -> None:
-        """Lay out each text that takes the tokenizer's special tokens (the plain layout's prompt) from here on as
-        the ``prefix`` ids, the text without special tokens and the ``suffix`` ids: what ``encode(text)`` gives a
-        tokenizer that adds them around the text, for a tokenizer that adds none (the Go one)."""
+        """Lay out a prompt that takes the tokenizer's special tokens from here on as the ``prefix`` ids, the
+        text without special tokens and the ``suffix`` ids: what ``encode(text)`` gives a tokenizer that adds
+        them around the text, for a tokenizer that adds none (the Go one)."""
         self.prefix = self.carried("", prefix, None, 0) if prefix else None
         self.suffix = self.carried("", suffix, None, 0) if suffix else None
-        self.wrapped = True
 
-    def special_text(self, segs: list[int], text: str, source: int, step: int) -> None:
-        """Add the segments of a text that takes the tokenizer's special tokens (see :meth:`wrap_with`)."""
-        if not self.wrapped:
+    def prompt(self, segs: list[int], text: str, source: int, step: int) -> None:
+        """Add the segments of the plain layout's prompt, with the tokenizer's special tokens when it takes
+        them (``prompt_special``): as a special fragment, or around it as set by :meth:`wrap_with`."""
+        if not self.prompt_special:
+            segs += (self.text(text), source, step)
+        elif self.prefix is None and self.suffix is None:
             segs += (self.text(text, special=True), source, step)
-            return
-        if self.prefix is not None:
-            segs += (self.prefix, source, step)
-        segs += (self.text(text), source, step)
-        if self.suffix is not None:
-            segs += (self.suffix, source, step)
+        else:
+            if self.prefix is not None:
+                segs += (self.prefix, source, step)
+            segs += (self.text(text), source, step)
+            if self.suffix is not None:
+                segs += (self.suffix, source, step)
 
     def tokenize(self, tokenizer: Any) -> list[Sequence[int]]:
         """The ids of every fragment, texts then carried ones (the Go core's numbering)."""

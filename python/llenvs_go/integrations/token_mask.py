@@ -268,11 +268,7 @@ class TrajectoryMasker:
     def _plain(self, traj: Trajectory[Any], fr: Fragments, segs: list[int], open_end: bool = False) -> None:
         """llenvs' layout (tool error messages kept): prompt, then per step text, tool calls, environment."""
         text = fr.text
-        prompt = traj.initial_state.observation.prompt
-        if fr.prompt_special:
-            fr.special_text(segs, prompt, _PROMPT, 0)
-        else:
-            segs += (text(prompt), _PROMPT, 0)
+        fr.prompt(segs, traj.initial_state.observation.prompt, _PROMPT, 0)
         ts = traj.transitions
         last = len(ts) - 1
         for k, t in enumerate(ts):
